@@ -1,0 +1,26 @@
+"""patience: solvers and win-rate research for patience (solitaire) games."""
+
+import hashlib
+import os
+from pathlib import Path
+
+__version__ = "0.1.0"
+
+
+def _numba_cache_dir() -> str:
+    """A numba cache folder named by a hash of this package's sources.
+
+    Numba checks only the file of a cached function for changes, not the files of
+    the functions it calls (a game's kernels, the engines): a cache keyed by every
+    source file can never hand out code compiled from older sources.
+    """
+    digest = hashlib.sha1()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    base = os.environ.get("PATIENCE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "patience"
+    )
+    return os.path.join(base, "numba-" + digest.hexdigest()[:16])
+
+
+os.environ.setdefault("NUMBA_CACHE_DIR", _numba_cache_dir())

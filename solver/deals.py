@@ -1,0 +1,237 @@
+"""Where decks come from: a seed, a deck file, or a PySolFC game number.
+
+A deck is the card codes of ``cards.py`` in deal order (the first card is dealt first,
+RULES.md "Cards and decks").
+
+Seeded decks
+------------
+``seeded_deck(seed, packs, ranks)`` must give the same deck everywhere, forever, so it
+uses no library generator; the algorithm below is the definition and can be
+reproduced in any language with 64-bit unsigned arithmetic (all operations mod 2**64):
+
+1. Start from the unshuffled pack ``cards.full_pack(packs, ranks)``: for each pack,
+   suits C D H S, ranks A..(ranks) -- i.e. codes ``suit * 13 + rank - 1`` in that order.
+2. Generator: SplitMix64 with ``state = seed mod 2**64``. Each draw::
+
+       state = state + 0x9E3779B97F4A7C15
+       z = state
+       z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+       z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+       z = z ^ (z >> 31)
+       return z
+
+3. Fisher-Yates from the last index down: for i = n-1, n-2, ..., 1: let m = i + 1;
+   draw x until ``x < 2**64 - (2**64 mod m)`` (rejection, so j is exactly uniform);
+   ``j = x mod m``; swap deck[i] and deck[j].
+
+Seeds are integers >= 0.
+
+PySolFC game numbers
+--------------------
+``pysol_deck(game, number)`` reproduces the layout PySolFC deals for that number
+(PySolFC sources: pysollib/pysolrandom.py, pysollib/game/__init__.py ``shuffle``,
+pysollib/games/bakersdozen.py):
+
+- PySolFC creates its cards suit by suit in the order C S H D, ranks A..K.
+- Numbers 0..31999 use the Microsoft FreeCell LCG (PySolFC ``LCRandom31``), after
+  rearranging the pack to FreeCell's order (``ms_rearrange``); numbers 32000..10**20
+  use Python's Mersenne Twister seeded with the number (``random.Random(number)``).
+- Both shuffle with: for n = len-1 down to 1: j = randint(0, n); swap seq[n], seq[j].
+- The shuffled list goes onto the talon first card first, and the talon deals from its
+  end.  Baker's Dozen first swaps each king with the lowest non-king beneath it in its
+  column, then reverses the list, so its deal order is the swapped list itself.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+
+from . import cards
+from .errors import PatienceError
+
+MASK64 = (1 << 64) - 1
+
+# ---------------------------------------------------------------------------
+# Seeded decks
+# ---------------------------------------------------------------------------
+
+
+def _splitmix64(seed: int):
+    """Endless SplitMix64 stream (Steele, Lea & Flood 2014), as in the module docstring."""
+    state = seed & MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def _uniform_below(draws, m: int) -> int:
+    """Uniform integer in [0, m): reject the top 2**64 mod m values so no j is favoured."""
+    limit = (1 << 64) - ((1 << 64) % m)
+    while True:
+        x = next(draws)
+        if x < limit:
+            return x % m
+
+
+def seeded_deck(seed: int, packs: int = 1, ranks: int = 13) -> np.ndarray:
+    """The deck for ``seed``: identical on every platform and library version."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise PatienceError(f"a seed must be a whole number, not {seed!r}")
+    if seed < 0:
+        raise PatienceError(f"a seed must be 0 or more, not {seed}")
+    deck = cards.full_pack(packs, ranks)
+    draws = _splitmix64(int(seed))
+    for i in range(len(deck) - 1, 0, -1):
+        j = _uniform_below(draws, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return np.array(deck, dtype=np.int8)
+
+
+# ---------------------------------------------------------------------------
+# Deck files
+# ---------------------------------------------------------------------------
+
+
+def _deck_tokens(text: str):
+    """(line number, token) for every card code, skipping ``#`` comment lines."""
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        # Leading blanks before '#' still make a comment: people indent.
+        if line.lstrip().startswith("#"):
+            continue
+        for token in line.split():
+            yield line_no, token
+
+
+def parse_deck_text(text: str, packs: int = 1, ranks: int = 13) -> np.ndarray:
+    """Parse a deck written as card codes separated by white space (RULES.md)."""
+    deck = []
+    for position, (line_no, token) in enumerate(_deck_tokens(text), start=1):
+        try:
+            deck.append(cards.parse_card(token))
+        except PatienceError as e:
+            # Name the position so a 52-code file can be fixed without counting by hand.
+            raise PatienceError(f"card {position} of the deck (line {line_no}): {e}") from None
+    return cards.check_deck(deck, packs, ranks)
+
+
+def read_deck_file(path, packs: int = 1, ranks: int = 13) -> np.ndarray:
+    """Read a deck file; every problem is a one-line PatienceError naming the file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PatienceError(f"deck file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else type(e).__name__
+        raise PatienceError(f"cannot read deck file {path}: {reason}") from None
+    try:
+        return parse_deck_text(text, packs, ranks)
+    except PatienceError as e:
+        raise PatienceError(f"deck file {path}: {e}") from None
+
+
+# ---------------------------------------------------------------------------
+# PySolFC game numbers
+# ---------------------------------------------------------------------------
+
+PYSOL_SUITS = "CSHD"  # PySolFC's suit order; ours is CDHS
+PYSOL_MS_LIMIT = 32000  # PySolFC: 0 <= n < 32000 -> MS LCG (pysol_cards says <= 32000)
+PYSOL_MAX_NUMBER = 10**20  # PySolFC's MAX_SEED
+KING = 13
+
+
+def _pysol_pack() -> list[int]:
+    """PySolFC's unshuffled one-pack card list, as our codes."""
+    return [cards.card(rank, cards.SUITS.index(s)) for s in PYSOL_SUITS for rank in range(1, 14)]
+
+
+def _ms_rearrange(pack: list[int]) -> list[int]:
+    """FreeCell's starting order (by rank, suits C D H S), which the MS LCG expects."""
+    return [pack[i + j] for i in range(13) for j in (0, 39, 26, 13)]
+
+
+def _ms_randint(number: int):
+    """PySolFC's LCRandom31.randint for seeds < 2**31 (the MS FreeCell rand()).
+
+    Written here rather than taken from pysol_cards, whose LCRandom31 refuses seed 0
+    while PySolFC deals game 0 with it.
+    """
+    seedx = number
+
+    def randint(a: int, b: int) -> int:
+        nonlocal seedx
+        seedx = (seedx * 214013 + 2531011) & 0x1FFFFFFFF
+        return a + ((seedx >> 16) & 0x7FFF) % (b + 1 - a)
+
+    return randint
+
+
+def _mt_randint(number: int):
+    """PySolFC's MTRandom.randint: float-based, not Python's own randint/_randbelow."""
+    rng = random.Random(number)  # int seeding is identical in random2 (PySolFC) and Python 3
+
+    def randint(a: int, b: int) -> int:
+        return a + int(rng.random() * (b + 1 - a))
+
+    return randint
+
+
+def pysol_shuffled_cards(number: int) -> list[int]:
+    """PySolFC's shuffled one-pack list for game ``number``, before any game's hook.
+
+    The talon receives this list first card first and deals from its end, so a game
+    without a hook (FreeCell) deals it last card first.
+    """
+    _check_pysol_number(number)
+    number = int(number)
+    if number < PYSOL_MS_LIMIT:
+        seq, randint = _ms_rearrange(_pysol_pack()), _ms_randint(number)
+    else:
+        seq, randint = _pysol_pack(), _mt_randint(number)
+    for n in range(len(seq) - 1, 0, -1):
+        j = randint(0, n)
+        seq[n], seq[j] = seq[j], seq[n]
+    return seq
+
+
+def _check_pysol_number(number) -> None:
+    if not isinstance(number, (int, np.integer)) or isinstance(number, bool):
+        raise PatienceError(f"a PySolFC game number must be a whole number, not {number!r}")
+    if not 0 <= number <= PYSOL_MAX_NUMBER:
+        raise PatienceError(f"PySolFC game numbers run from 0 to {PYSOL_MAX_NUMBER}, not {number}")
+
+
+def _bakers_dozen_king_swap(seq: list[int], columns: int = 13) -> list[int]:
+    """PySolFC's BakersDozen._shuffleHook before its reverse: each king (in list order)
+    swaps with the lowest non-king of its column, which leaves the kings at the bottom
+    but reorders the other cards (unlike RULES.md's stable king rule)."""
+    seq = list(seq)
+    kings = [i for i, c in enumerate(seq) if cards.rank_of(c) == KING]
+    for i in kings:
+        for j in range(i % columns, i, columns):
+            if cards.rank_of(seq[j]) != KING:
+                seq[i], seq[j] = seq[j], seq[i]
+                break
+    return seq
+
+
+def _pysol_bakers_dozen(number: int) -> list[int]:
+    # The hook reverses the swapped list and the talon deals from the end, so the
+    # swapped list is already in deal order: card k goes to column k % 13.
+    return _bakers_dozen_king_swap(pysol_shuffled_cards(number))
+
+
+PYSOL_GAMES = {"bakers-dozen": _pysol_bakers_dozen}
+
+
+def pysol_deck(game_name: str, number: int) -> np.ndarray:
+    """The deck that, dealt under RULES.md, gives PySolFC's layout for game ``number``."""
+    deal = PYSOL_GAMES.get(game_name)
+    if deal is None:
+        raise PatienceError(f"PySolFC deal numbers are not supported for {game_name} yet")
+    return cards.check_deck(deal(number))

@@ -1,0 +1,28 @@
+"""The registry of games: name -> module.  A new game is one module and one entry here."""
+
+from __future__ import annotations
+
+import importlib
+
+from ..errors import PatienceError
+
+# Game name (NOTATION.md) -> module under solver.games, or None while not implemented.
+REGISTRY = {
+    "bakers-dozen": "bakers_dozen",
+    "grand-duchess": None,
+    "parisienne": None,
+    "duchess": None,
+    "capricieuse": None,
+    "russian-patience": None,
+}
+
+
+def get_game(name: str):
+    """The game module for ``name``, or a clear error."""
+    if name not in REGISTRY:
+        raise PatienceError(f"unknown game {name!r} (known: {', '.join(REGISTRY)})")
+    module = REGISTRY[name]
+    if module is None:
+        implemented = ", ".join(k for k, v in REGISTRY.items() if v)
+        raise PatienceError(f"game {name!r} is not implemented yet (implemented: {implemented})")
+    return importlib.import_module(f"{__name__}.{module}")

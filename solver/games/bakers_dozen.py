@@ -1,0 +1,477 @@
+"""Baker's Dozen (RULES.md): state encoding and rules as numba kernels.
+
+State: one int64 array ``st`` (layout below).  Columns hold card codes bottom to
+top; foundations are counts per suit.  The two 64-bit Zobrist hashes sum a key for
+every (card, what lies beneath it) pair, where "beneath" is another card, the bottom
+of a column, or the foundation.  Column order therefore does not enter the key:
+columns are interchangeable, so states that differ only by a permutation of
+columns are one state to the search (symmetry pruning).
+
+Moves are ints: ``card | src << 6 | dst << 10``; dst = FND is the foundation.
+
+Tiny variants (fewer ranks or columns) exist for exhaustive tests: the highest rank
+in play plays the king's part (king rule, foundation complete).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import card_str, rank_of
+from ..search import astar as astar_engine
+from ..search import dfs as dfs_engine
+from ..search import specialise
+from ..variants import parse_variant
+
+NAME = "bakers-dozen"
+PACKS = 1
+VARIANTS = {
+    "kings_to_bottom": ("bool", True),
+    "face_down": ("bool", False),
+    "empty": (("none", "any", "king"), "none"),
+}
+EMPTY_RULES = {"none": 0, "any": 1, "king": 2}
+
+MAXC = 13  # columns
+CAP = 52  # cards a column can hold
+FND = 13  # destination code of the foundation
+BOTTOM = 52  # "beneath" code of a column's bottom card
+ONFND = 53  # "beneath" code of a card on its foundation
+
+# state layout
+H0 = 0  # heights, MAXC entries
+F0 = 13  # foundation counts per suit, 4 entries
+HASH1 = 17
+HASH2 = 18
+NCOLS = 19
+NRANKS = 20
+EMPTY = 21
+LEFT = 22  # cards not on the foundations
+W0 = 24  # move-ordering weights (set_profile), 4 entries, then noise mask and salt
+C0 = 32  # columns: st[C0 + col * CAP + pos]
+S0 = C0 + MAXC * CAP  # scratch for is_dead: 5 arrays of 52
+STATE_LEN = S0 + 5 * 52
+PACK_LEN = MAXC + 52  # heights then cards, column by column
+MAX_MOVES = 13 * 14 + 16  # generous bound on moves from one state
+
+
+def _zobrist(seed: int) -> np.ndarray:
+    """Deterministic 64-bit keys from SplitMix64 (the same in every process and cache)."""
+    out = np.empty((52, 54), dtype=np.int64)
+    state = seed
+    mask = (1 << 64) - 1
+    for i in range(52):
+        for j in range(54):
+            state = (state + 0x9E3779B97F4A7C15) & mask
+            z = state
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            z ^= z >> 31
+            out[i, j] = z - (1 << 64) if z >= 1 << 63 else z
+    return out
+
+
+Z1 = _zobrist(0xBA4E5D02)
+Z2 = _zobrist(0x5EED0F13)
+
+
+# ----------------------------------------------------------------------------------
+# layout (plain Python: runs once per deal)
+
+
+def layout_columns(deck, variant: dict, ranks: int = 13, columns: int = 13) -> list[list[int]]:
+    """Columns bottom to top after the deal and, if on, the king rule (stable partition)."""
+    cols = [[] for _ in range(columns)]
+    for i, c in enumerate(deck):
+        cols[i % columns].append(int(c))
+    if variant.get("kings_to_bottom", True):
+        cols = [[c for c in col if rank_of(c) == ranks] + [c for c in col if rank_of(c) != ranks] for col in cols]
+    return cols
+
+
+def initial_state(deck, variant: dict, ranks: int = 13, columns: int = 13) -> np.ndarray:
+    st = np.zeros(STATE_LEN, dtype=np.int64)
+    st[NCOLS] = columns
+    st[NRANKS] = ranks
+    st[EMPTY] = EMPTY_RULES[variant.get("empty", "none")]
+    for col, cards in enumerate(layout_columns(deck, variant, ranks, columns)):
+        st[H0 + col] = len(cards)
+        for p, c in enumerate(cards):
+            st[C0 + col * CAP + p] = c
+    st[LEFT] = len(deck)
+    set_profile(st, 0)
+    rehash(st)
+    return st
+
+
+# Weights of score(): (cards left, blockers, cover of needed cards, disorder).
+# Different profiles give differently ordered searches for restarts.
+PROFILES = [(4, 6, 2, 1), (4, 3, 3, 1), (4, 8, 1, 2), (4, 4, 4, 0), (4, 10, 3, 1), (4, 2, 1, 3)]
+
+
+def set_profile(st, k: int) -> None:
+    """Ordering of attempt k: the fixed profiles first, then the same with a little
+    state-hashed noise (salted by k) so that every later restart orders differently."""
+    st[W0:W0 + 4] = PROFILES[k % len(PROFILES)]
+    st[W0 + 4] = 0 if k < len(PROFILES) else 3
+    st[W0 + 5] = k * 0x9E3779B97F4A7C15 % (1 << 62)
+
+
+def layout_text(deck, variant: dict) -> str:
+    full = parse_variant(NAME, VARIANTS, [])
+    full.update(variant)
+    cols = layout_columns(deck, full)
+    lines = ["Baker's Dozen, columns bottom to top" + (" (only the top card is face up in play)" if full["face_down"] else "")]
+    for i, col in enumerate(cols):
+        lines.append(f"c{i + 1:<3}" + " ".join(card_str(c) for c in col))
+    return "\n".join(lines)
+
+
+def move_text(m: int) -> str:
+    c, src, dst = m & 63, (m >> 6) & 15, (m >> 10) & 15
+    return f"c{src + 1} {'F' if dst == FND else f'c{dst + 1}'} {card_str(c)}"
+
+
+# ----------------------------------------------------------------------------------
+# kernels
+
+
+@njit(cache=True)
+def rehash(st):
+    h1 = 0
+    h2 = 0
+    ncols = st[NCOLS]
+    for col in range(ncols):
+        base = C0 + col * CAP
+        below = BOTTOM
+        for p in range(st[H0 + col]):
+            c = st[base + p]
+            h1 += Z1[c, below]
+            h2 += Z2[c, below]
+            below = c
+    for s in range(4):
+        for r in range(st[F0 + s]):
+            c = s * 13 + r
+            h1 += Z1[c, ONFND]
+            h2 += Z2[c, ONFND]
+    st[HASH1] = h1
+    st[HASH2] = h2
+
+
+@njit(cache=True)
+def key1(st):
+    return st[HASH1]
+
+
+@njit(cache=True)
+def key2(st):
+    return st[HASH2]
+
+
+@njit(cache=True)
+def is_won(st):
+    return st[LEFT] == 0
+
+
+@njit(cache=True)
+def _top(st, col):
+    h = st[H0 + col]
+    if h == 0:
+        return -1
+    return st[C0 + col * CAP + h - 1]
+
+
+@njit(cache=True)
+def apply_move(st, m):
+    c = m & 63
+    src = (m >> 6) & 15
+    dst = (m >> 10) & 15
+    hs = st[H0 + src] - 1
+    st[H0 + src] = hs
+    old_below = BOTTOM if hs == 0 else st[C0 + src * CAP + hs - 1]
+    if dst == FND:
+        new_below = ONFND
+        st[F0 + c // 13] += 1
+        st[LEFT] -= 1
+    else:
+        hd = st[H0 + dst]
+        new_below = BOTTOM if hd == 0 else st[C0 + dst * CAP + hd - 1]
+        st[C0 + dst * CAP + hd] = c
+        st[H0 + dst] = hd + 1
+    st[HASH1] += Z1[c, new_below] - Z1[c, old_below]
+    st[HASH2] += Z2[c, new_below] - Z2[c, old_below]
+
+
+@njit(cache=True)
+def undo_move(st, m):
+    c = m & 63
+    src = (m >> 6) & 15
+    dst = (m >> 10) & 15
+    if dst == FND:
+        new_below = ONFND
+        st[F0 + c // 13] -= 1
+        st[LEFT] += 1
+    else:
+        hd = st[H0 + dst] - 1
+        st[H0 + dst] = hd
+        new_below = BOTTOM if hd == 0 else st[C0 + dst * CAP + hd - 1]
+    hs = st[H0 + src]
+    old_below = BOTTOM if hs == 0 else st[C0 + src * CAP + hs - 1]
+    st[C0 + src * CAP + hs] = c
+    st[H0 + src] = hs + 1
+    st[HASH1] -= Z1[c, new_below] - Z1[c, old_below]
+    st[HASH2] -= Z2[c, new_below] - Z2[c, old_below]
+
+
+@njit(cache=True)
+def _min_found(st):
+    lo = 99
+    for s in range(4):
+        if st[F0 + s] < lo:
+            lo = st[F0 + s]
+    return lo
+
+
+@njit(cache=True)
+def gen_moves(st, out, base):
+    """Write the legal moves worth trying at out[base:], return how many.
+
+    Pruning, each proven safe (no winnable state is made to look lost, and A*'s
+    shortest length is kept, since each removes or forces moves without lengthening
+    any solution):
+
+    * Safe foundation move, played alone.  Card c of rank r, the next for its suit,
+      when every foundation holds at least r-2.  In any continuation where c stays,
+      c's only other use is as a target for a card d of rank r-1.  Every such d is
+      either on a foundation already or goes to its foundation (which is at r-2)
+      at the moment the continuation would put it on c; nothing then needs d as a
+      target either, since all r-2 cards are home.  Replace those moves by the
+      foundation moves and drop c's later moves: the new line is legal, no longer,
+      and covers nothing the old one left free, so some winning line plays c now.
+    * A column's last card is never moved onto another column when empty columns
+      stay empty: the card stays as free where it was, and the card it would cover
+      stays free too (the state reached is dominated).  Likewise a lone card is not
+      moved into an empty column (the same state up to column order).
+    * Only one empty column is tried as a destination (they are interchangeable).
+    """
+    ncols = st[NCOLS]
+    nranks = st[NRANKS]
+    empty_rule = st[EMPTY]
+    lowf = _min_found(st)
+    n = 0
+    # safe foundation moves first, alone
+    for col in range(ncols):
+        c = _top(st, col)
+        if c < 0:
+            continue
+        r = c % 13 + 1
+        if st[F0 + c // 13] == r - 1 and r <= lowf + 2:
+            out[base] = c | (col << 6) | (FND << 10)
+            return 1
+    first_empty = -1
+    for col in range(ncols):
+        if st[H0 + col] == 0:
+            first_empty = col
+            break
+    for col in range(ncols):
+        c = _top(st, col)
+        if c < 0:
+            continue
+        r = c % 13 + 1
+        if st[F0 + c // 13] == r - 1:
+            out[base + n] = c | (col << 6) | (FND << 10)
+            n += 1
+        lone = st[H0 + col] == 1
+        if r < nranks and not (lone and empty_rule == 0):
+            for d in range(ncols):
+                if d == col:
+                    continue
+                t = _top(st, d)
+                if t >= 0 and t % 13 + 1 == r + 1:
+                    out[base + n] = c | (col << 6) | (d << 10)
+                    n += 1
+        if first_empty >= 0 and not lone and (empty_rule == 1 or (empty_rule == 2 and r == nranks)):
+            out[base + n] = c | (col << 6) | (first_empty << 10)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def blockers(st):
+    """Cards lying above a lower card of their own suit in their column.
+
+    Each must make at least one move onto another column before its foundation
+    move, which makes ``left + blockers`` an admissible and consistent A* bound.
+    """
+    ncols = st[NCOLS]
+    count = 0
+    lowest = np.empty(4, dtype=np.int64)
+    for col in range(ncols):
+        base = C0 + col * CAP
+        for s in range(4):
+            lowest[s] = 99
+        for p in range(st[H0 + col]):
+            c = st[base + p]
+            s = c // 13
+            r = c % 13
+            if lowest[s] < r:
+                count += 1
+            elif r < lowest[s]:
+                lowest[s] = r
+    return count
+
+
+@njit(cache=True)
+def lower_bound(st):
+    return st[LEFT] + blockers(st)
+
+
+@njit(cache=True)
+def score(st):
+    """Move-ordering score, lower is better: remaining work plus how buried the
+    cards each foundation needs next are, plus cards not resting on a card one rank
+    higher (they will need a move)."""
+    ncols = st[NCOLS]
+    s_cover = 0
+    disorder = 0
+    for col in range(ncols):
+        base = C0 + col * CAP
+        h = st[H0 + col]
+        for p in range(h):
+            c = st[base + p]
+            if st[F0 + c // 13] == c % 13:  # the next card its suit needs
+                s_cover += h - 1 - p
+            if p > 0:
+                b = st[base + p - 1]
+                if b % 13 != c % 13 + 1:
+                    disorder += 1
+    noise = ((st[HASH1] ^ st[W0 + 5]) >> 17) & st[W0 + 4]
+    return st[W0] * st[LEFT] + st[W0 + 1] * blockers(st) + st[W0 + 2] * s_cover + st[W0 + 3] * disorder + noise
+
+
+@njit(cache=True)
+def is_dead(st):
+    """Dead-end test: some card can never reach its foundation, even in a
+    relaxation where cards moved onto others never block anything.
+
+    Least fixed point over cards: clear(x) = every card above x can leave;
+    home(x) = clear(x) and (x is next for its suit, or home(the card before it));
+    free(x) = clear(x) and (home(x) or some card one rank higher, not beneath x in
+    its column, can be uncovered, i.e. is clear).  In a real winning line every
+    card leaves its place and goes home in an order that derives these facts, so
+    a card with home(x) false proves the state lost.  With empty columns playable
+    a card may always go to a space, so the test only uses the foundation part.
+    """
+    ncols = st[NCOLS]
+    nranks = st[NRANKS]
+    empty_rule = st[EMPTY]
+    colof = st[S0:S0 + 52]
+    posof = st[S0 + 52:S0 + 104]
+    clear = st[S0 + 104:S0 + 156]
+    free = st[S0 + 156:S0 + 208]
+    home = st[S0 + 208:S0 + 260]
+    colof[:] = -1
+    posof[:] = -1
+    clear[:] = 0
+    free[:] = 0
+    home[:] = 0
+    for col in range(ncols):
+        base = C0 + col * CAP
+        for p in range(st[H0 + col]):
+            c = st[base + p]
+            colof[c] = col
+            posof[c] = p
+    changed = True
+    while changed:
+        changed = False
+        for col in range(ncols):
+            base = C0 + col * CAP
+            above_free = True
+            for p in range(st[H0 + col] - 1, -1, -1):
+                c = st[base + p]
+                if not above_free:
+                    break
+                if clear[c] == 0:
+                    clear[c] = 1
+                    changed = True
+                s = c // 13
+                r = c % 13  # 0-based
+                if home[c] == 0:
+                    if st[F0 + s] == r or home[c - 1] != 0:
+                        home[c] = 1
+                        changed = True
+                if free[c] == 0:
+                    ok = home[c] != 0
+                    if not ok:
+                        if empty_rule == 1 or (empty_rule == 2 and r + 1 == nranks):
+                            ok = True
+                        elif r + 1 < nranks:
+                            for t_s in range(4):
+                                t = t_s * 13 + r + 1
+                                if colof[t] < 0 or clear[t] == 0:
+                                    continue
+                                if colof[t] == col and posof[t] < p:
+                                    continue
+                                ok = True
+                                break
+                    if ok:
+                        free[c] = 1
+                        changed = True
+                above_free = free[c] != 0
+    for col in range(ncols):
+        base = C0 + col * CAP
+        for p in range(st[H0 + col]):
+            if home[st[base + p]] == 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def pack(st, row):
+    """Compact copy for A*'s node store: heights, then the cards column by column."""
+    ncols = st[NCOLS]
+    k = MAXC
+    for col in range(MAXC):
+        h = st[H0 + col] if col < ncols else 0
+        row[col] = h
+        base = C0 + col * CAP
+        for p in range(h):
+            row[k] = st[base + p]
+            k += 1
+    for i in range(k, PACK_LEN):
+        row[i] = -1
+
+
+@njit(cache=True)
+def unpack(row, st):
+    """Inverse of pack; NCOLS, NRANKS and EMPTY are kept from ``st``."""
+    ncols = st[NCOLS]
+    nranks = st[NRANKS]
+    present = np.zeros(52, dtype=np.bool_)
+    k = MAXC
+    left = 0
+    for col in range(ncols):
+        h = row[col]
+        st[H0 + col] = h
+        base = C0 + col * CAP
+        for p in range(h):
+            c = row[k]
+            st[base + p] = c
+            present[c] = True
+            k += 1
+            left += 1
+    for s in range(4):
+        f = 0
+        while f < nranks and not present[s * 13 + f]:
+            f += 1
+        st[F0 + s] = f
+    st[LEFT] = left
+    rehash(st)
+
+
+# ----------------------------------------------------------------------------------
+# the engines compiled against these kernels: defines dfs() and astar() here
+
+specialise(globals(), dfs_engine.TEMPLATES, dfs_engine.HELPERS)
+specialise(globals(), astar_engine.TEMPLATES, astar_engine.HELPERS)

@@ -1,0 +1,186 @@
+"""Game-agnostic A* over a game's numba kernels: shortest solutions.
+
+Besides the DFS kernels (see dfs.py) the game supplies ``lower_bound(st)``, an
+admissible and consistent bound on the moves still needed, and
+``pack(st, row)`` / ``unpack(row, st)`` to keep each stored node in a compact
+int8 row.  Every move costs 1.  The goal test is made when a node is taken from
+the open list, so the first won state popped has a shortest solution (the game's
+pruning only drops or forces moves without lengthening any solution).  LOST means
+the open list ran dry: every reachable state was expanded.  UNKNOWN means the node
+store (``capacity`` nodes) or the time ran out.  Like the DFS it is resumable
+and a template that ``solver.search.specialise`` compiles per game; the game also
+supplies ``lower_bound``, ``pack`` and ``unpack``.
+"""
+
+import numpy as np
+from numba import njit
+
+from .dfs import LOST, RUNNING, UNKNOWN, WON
+
+
+@njit(cache=True)
+def _heap_push(hkey, hidx, size, key, idx):
+    i = size
+    hkey[i] = key
+    hidx[i] = idx
+    while i > 0:
+        parent = (i - 1) >> 1
+        if hkey[parent] <= hkey[i]:
+            break
+        hkey[parent], hkey[i] = hkey[i], hkey[parent]
+        hidx[parent], hidx[i] = hidx[i], hidx[parent]
+        i = parent
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(hkey, hidx, size):
+    top = hidx[0]
+    size -= 1
+    hkey[0] = hkey[size]
+    hidx[0] = hidx[size]
+    i = 0
+    while True:
+        left = 2 * i + 1
+        if left >= size:
+            break
+        child = left
+        if left + 1 < size and hkey[left + 1] < hkey[left]:
+            child = left + 1
+        if hkey[i] <= hkey[child]:
+            break
+        hkey[child], hkey[i] = hkey[i], hkey[child]
+        hidx[child], hidx[i] = hidx[i], hidx[child]
+        i = child
+    return top, size
+
+
+class AStarWork:
+    """Preallocated node store, hash slots and heap for ``capacity`` nodes."""
+
+    def __init__(self, capacity: int, pack_len: int, max_moves: int, max_depth: int):
+        self.rows = np.empty((capacity, pack_len), dtype=np.int8)
+        self.g = np.empty(capacity, dtype=np.int32)
+        self.parent = np.empty(capacity, dtype=np.int32)
+        self.via = np.empty(capacity, dtype=np.int32)
+        self.k1s = np.empty(capacity, dtype=np.int64)
+        self.k2s = np.empty(capacity, dtype=np.int64)
+        self.closed = np.zeros(capacity, dtype=np.bool_)
+        tsize = 1
+        while tsize < 2 * capacity:
+            tsize <<= 1
+        self.slots = np.zeros(tsize, dtype=np.int32)  # node index + 1, 0 = empty
+        self.hkey = np.empty(capacity, dtype=np.int64)
+        self.hidx = np.empty(capacity, dtype=np.int32)
+        self.moves = np.empty(max_moves, dtype=np.int64)
+        self.row = np.empty(pack_len, dtype=np.int64)
+        self.path = np.zeros(max_depth, dtype=np.int64)
+        self.ctx = np.zeros(CTX_LEN, dtype=np.int64)
+
+
+# ctx slots
+HSIZE = 0
+USED = 1
+EXPANDED = 2
+STARTED = 3
+LENGTH = 4
+CTX_LEN = 5
+
+
+def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
+          hkey, hidx, moves, row, path, ctx):
+    """Run (or resume) A* from ``st``.  Returns WON (solution path[:ctx[LENGTH]]),
+    LOST, UNKNOWN (node store full) or RUNNING after ``slice_nodes`` expansions."""
+    cap = rows.shape[0]
+    pack_len = rows.shape[1]
+    tmask = slots.shape[0] - 1
+    if ctx[STARTED] == 0:
+        ctx[STARTED] = 1
+        closed[:] = False
+        slots[:] = 0
+        if is_dead(st):
+            return LOST
+        pack(st, row)
+        for i in range(pack_len):
+            rows[0, i] = row[i]
+        g[0] = 0
+        parent[0] = -1
+        via[0] = 0
+        k1s[0] = key1(st)
+        k2s[0] = key2(st)
+        slots[k1s[0] & tmask] = 1
+        ctx[USED] = 1
+        h0 = lower_bound(st)
+        # heap key: f first, then the smaller bound (deeper node) first
+        ctx[HSIZE] = _heap_push(hkey, hidx, 0, h0 * 4096 + h0, 0)
+        ctx[EXPANDED] = 0
+    hsize = ctx[HSIZE]
+    used = ctx[USED]
+    expanded = ctx[EXPANDED]
+    stop = expanded + slice_nodes
+    while hsize > 0:
+        if expanded >= stop:
+            ctx[HSIZE] = hsize
+            ctx[USED] = used
+            ctx[EXPANDED] = expanded
+            return RUNNING
+        idx, hsize = _heap_pop(hkey, hidx, hsize)
+        if closed[idx]:
+            continue
+        closed[idx] = True
+        for i in range(pack_len):
+            row[i] = rows[idx, i]
+        unpack(row, st)
+        if is_won(st):
+            length = g[idx]
+            j = idx
+            for d in range(length - 1, -1, -1):
+                path[d] = via[j]
+                j = parent[j]
+            ctx[LENGTH] = length
+            ctx[EXPANDED] = expanded
+            return WON
+        expanded += 1
+        n = gen_moves(st, moves, 0)
+        gc = g[idx] + 1
+        for i in range(n):
+            m = moves[i]
+            apply_move(st, m)
+            a = key1(st)
+            b = key2(st)
+            s = a & tmask
+            skip = False
+            while slots[s] != 0:
+                j = slots[s] - 1
+                if k1s[j] == a and k2s[j] == b:
+                    if g[j] <= gc:
+                        skip = True
+                    else:
+                        closed[j] = True  # superseded by a shorter path
+                    break
+                s = (s + 1) & tmask
+            if not skip and not is_dead(st):
+                if used == cap:
+                    ctx[EXPANDED] = expanded
+                    return UNKNOWN
+                pack(st, row)
+                for k in range(pack_len):
+                    rows[used, k] = row[k]
+                g[used] = gc
+                parent[used] = idx
+                via[used] = m
+                k1s[used] = a
+                k2s[used] = b
+                slots[s] = used + 1
+                h = lower_bound(st)
+                hsize = _heap_push(hkey, hidx, hsize, (gc + h) * 4096 + h, used)
+                used += 1
+            undo_move(st, m)
+    ctx[EXPANDED] = expanded
+    return LOST
+
+
+TEMPLATES = (astar,)
+HELPERS = {"_heap_push": _heap_push, "_heap_pop": _heap_pop, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN,
+           "RUNNING": RUNNING, "HSIZE": HSIZE, "USED": USED, "EXPANDED": EXPANDED, "STARTED": STARTED,
+           "LENGTH": LENGTH}

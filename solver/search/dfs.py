@@ -1,0 +1,150 @@
+"""Game-agnostic depth-first search over a game's numba kernels.
+
+The game supplies, as @njit functions over its int64 state array:
+``gen_moves(st, out, base) -> n`` (moves worth trying, safe pruning already done,
+a forced move returned alone), ``apply_move(st, m)``, ``undo_move(st, m)``,
+``is_won(st)``, ``score(st)`` (move ordering, lower first), ``is_dead(st)``
+(True only for states proven lost), ``key1(st)``, ``key2(st)`` (the state's two
+64-bit keys).
+
+The functions here are templates: ``solver.search.specialise`` compiles them in
+a game module's namespace (``TEMPLATES``, ``HELPERS``), where the kernel names
+resolve to that game's kernels; ``MAX_MOVES`` there bounds the moves of a state.
+
+The search is resumable: all of its state lives in the caller's arrays
+(``DfsWork``), and each call runs at most ``slice_nodes`` more nodes, so the
+caller checks the clock between slices (numba has no clock of its own).
+
+Answers: WON with the move list, LOST when every reachable state was seen (graph
+search visits every state reachable from the root, so the order of visits and
+the table's memory do not matter for that), RUNNING after a slice.  A search cut
+by a budget is UNKNOWN, never LOST; reaching the depth limit also makes a
+finished search UNKNOWN.
+"""
+
+import numpy as np
+
+from .table import table_insert
+
+LOST = 0
+WON = 1
+UNKNOWN = 2
+RUNNING = 3
+
+# ctx slots
+DEPTH = 0
+NODES = 1
+INCOMPLETE = 2
+STARTED = 3
+LENGTH = 4
+CTX_LEN = 5
+
+
+class DfsWork:
+    """Preallocated arrays of one search (reused across deals in a process)."""
+
+    def __init__(self, max_depth: int, max_moves: int):
+        self.max_depth = max_depth
+        self.max_moves = max_moves
+        self.moves = np.empty(max_depth * max_moves, dtype=np.int64)
+        self.count = np.zeros(max_depth, dtype=np.int64)
+        self.nxt = np.zeros(max_depth, dtype=np.int64)
+        self.scores = np.empty(max_moves, dtype=np.int64)
+        self.path = np.zeros(max_depth, dtype=np.int64)
+        self.ctx = np.zeros(CTX_LEN, dtype=np.int64)
+
+    def reset(self):
+        self.ctx[:] = 0
+
+
+def dfs_order(st, moves, base, n, scores):
+    """Sort moves[base:base+n] by the score of the state each leads to (insertion sort)."""
+    for i in range(n):
+        m = moves[base + i]
+        apply_move(st, m)
+        scores[i] = score(st)
+        undo_move(st, m)
+    for i in range(1, n):
+        m = moves[base + i]
+        s = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] > s:
+            moves[base + j + 1] = moves[base + j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[base + j + 1] = m
+        scores[j + 1] = s
+
+
+def dfs_expand(st, depth, moves, count, nxt, scores):
+    base = depth * MAX_MOVES
+    n = gen_moves(st, moves, base)
+    if n > 1:
+        dfs_order(st, moves, base, n, scores)
+    count[depth] = n
+    nxt[depth] = 0
+
+
+def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path, ctx):
+    """Run (or resume) the search of ``st``; ``gen`` numbers it in ``table``.
+
+    Returns WON (solution path[:ctx[LENGTH]]), LOST, UNKNOWN (``max_nodes`` reached)
+    or RUNNING (``slice_nodes`` more nodes done; call again with the same arrays).
+    """
+    max_depth = count.shape[0]
+    if ctx[STARTED] == 0:
+        ctx[STARTED] = 1
+        ctx[NODES] = 1
+        ctx[DEPTH] = 0
+        ctx[INCOMPLETE] = 0
+        table_insert(table, key1(st), key2(st), gen)
+        if is_won(st):
+            ctx[LENGTH] = 0
+            return WON
+        if is_dead(st):
+            return LOST
+        dfs_expand(st, 0, moves, count, nxt, scores)
+    depth = ctx[DEPTH]
+    nodes = ctx[NODES]
+    stop = nodes + slice_nodes
+    while True:
+        if nxt[depth] < count[depth]:
+            m = moves[depth * MAX_MOVES + nxt[depth]]
+            nxt[depth] += 1
+            apply_move(st, m)
+            if table_insert(table, key1(st), key2(st), gen):
+                undo_move(st, m)
+                continue
+            nodes += 1
+            path[depth] = m
+            if is_won(st):
+                ctx[LENGTH] = depth + 1
+                ctx[NODES] = nodes
+                return WON
+            if is_dead(st):
+                undo_move(st, m)
+            elif depth + 1 >= max_depth:
+                ctx[INCOMPLETE] = 1
+                undo_move(st, m)
+            else:
+                depth += 1
+                dfs_expand(st, depth, moves, count, nxt, scores)
+            if nodes >= max_nodes:
+                ctx[NODES] = nodes
+                return UNKNOWN
+            if nodes >= stop:
+                ctx[DEPTH] = depth
+                ctx[NODES] = nodes
+                return RUNNING
+        else:
+            if depth == 0:
+                break
+            depth -= 1
+            undo_move(st, path[depth])
+    ctx[NODES] = nodes
+    return UNKNOWN if ctx[INCOMPLETE] else LOST
+
+
+TEMPLATES = (dfs_order, dfs_expand, dfs)
+HELPERS = {"table_insert": table_insert, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN, "RUNNING": RUNNING,
+           "DEPTH": DEPTH, "NODES": NODES, "INCOMPLETE": INCOMPLETE, "STARTED": STARTED, "LENGTH": LENGTH}

@@ -1,0 +1,211 @@
+"""The win-rate runner: part files, resume after kills, no duplicates, the report.
+
+The bookkeeping tests use a stand-in solver (fast and with chosen verdicts, including
+unknowns); the parallel and SIGKILL tests run the real solver on Baker's Dozen.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from solver import batch
+from solver import solve as solve_mod
+from solver.solve import SolveResult
+
+GAME = "bakers-dozen"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def fake_solver(monkeypatch):
+    """Replace solve_deal: a verdict from the deck's first card, and a log of seeds
+    solved (by first card, which the test maps back through seeded_deck)."""
+    calls = []
+
+    def solve_deal(game_name, variant, deck, algorithm="dfs", max_nodes=5000, seconds=2.0, tt_mb=16):
+        calls.append(tuple(int(c) for c in deck))
+        first = int(deck[0])
+        if variant.get("empty") == "any":
+            first += 1  # a different verdict pattern for the paired comparison
+        result = ("won", "won", "lost", "won", "unknown")[first % 5]
+        moves = ["c1 F AC"] * (first % 7 + 1) if result == "won" else []
+        return SolveResult(result, moves, nodes=100 + first, seconds=0.001 * first)
+
+    monkeypatch.setattr(solve_mod, "solve_deal", solve_deal, raising=False)
+    return calls
+
+
+def run(out, n=30, start=0, variant=(), jobs=1, max_nodes=None, **kw):
+    return batch.run_winrate(
+        GAME, list(variant), start, n, jobs, "dfs", max_nodes, None, out,
+        progress=False, command=f"patience winrate {GAME} --deals {n}", **kw,
+    )
+
+
+def folder(out, vstr="standard"):
+    return batch.variant_folder(out, GAME, vstr)
+
+
+def all_part_rows(out, vstr="standard"):
+    """Every row of every part file, without the readers' deduplication."""
+    parts = batch.part_files(folder(out, vstr))
+    return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+
+
+def test_run_then_rerun_recomputes_nothing(tmp_path, fake_solver, capsys):
+    s = run(tmp_path, chunk_size=7)
+    assert len(fake_solver) == 30 and s["n"] == 30 and s["solved_now"] == 30
+    rows = all_part_rows(tmp_path)
+    assert sorted(rows["seed"]) == list(range(30))
+    assert list(rows.columns) == batch.COLUMNS
+    assert len(batch.part_files(folder(tmp_path))) == 5  # chunks of 7: 7 7 7 7 2
+    # The limits recorded are solve_deal's defaults (none were given).
+    assert set(rows["max_nodes"]) == {5000} and set(rows["max_seconds"]) == {2.0}
+    won = rows[rows["result"] == "won"]
+    assert (won["solution_length"] > 0).all()
+    assert (rows[rows["result"] != "won"]["solution_length"] == -1).all()
+
+    before = batch.read_rows(folder(tmp_path))
+    fake_solver.clear()
+    s2 = run(tmp_path)
+    assert fake_solver == [] and s2["solved_now"] == 0
+    pd.testing.assert_frame_equal(batch.read_rows(folder(tmp_path)), before)
+    assert "nothing to solve" in capsys.readouterr().out
+
+
+def test_resume_fills_exactly_the_missing_seeds(tmp_path, fake_solver):
+    run(tmp_path, chunk_size=8)
+    parts = batch.part_files(folder(tmp_path))
+    lost = parts[1]
+    lost_seeds = set(pd.read_parquet(lost)["seed"])
+    lost.unlink()
+    # A killed run can leave a half-written temporary file behind.
+    stray = folder(tmp_path) / f"{batch.TMP_PREFIX}deadbeef.parquet"
+    stray.write_bytes(b"PAR1 half a file")
+    assert len(batch.read_rows(folder(tmp_path))) == 30 - len(lost_seeds)  # the stray is not read
+
+    fake_solver.clear()
+    s = run(tmp_path)
+    from solver.deals import seeded_deck
+
+    solved = {seed for seed in range(30) if tuple(int(c) for c in seeded_deck(seed)) in set(fake_solver)}
+    assert solved == lost_seeds and len(fake_solver) == len(lost_seeds)
+    rows = all_part_rows(tmp_path)
+    assert sorted(rows["seed"]) == list(range(30))  # every seed exactly once
+    assert not stray.exists()
+    assert s["n"] == 30
+
+
+def test_rerun_with_more_deals_extends(tmp_path, fake_solver):
+    run(tmp_path, n=10)
+    fake_solver.clear()
+    s = run(tmp_path, n=25)
+    assert len(fake_solver) == 15 and s["n"] == 25
+    run(tmp_path, n=5, start=40)
+    rows = all_part_rows(tmp_path)
+    assert sorted(rows["seed"]) == list(range(25)) + list(range(40, 45))
+
+
+def test_readers_deduplicate_by_seed(tmp_path, fake_solver):
+    run(tmp_path, n=10)
+    f = folder(tmp_path)
+    extra = pd.read_parquet(batch.part_files(f)[0])
+    extra.to_parquet(f / "part-copy.parquet", index=False)  # as if two runs overlapped
+    df = batch.read_rows(f)
+    assert sorted(df["seed"]) == list(range(10))
+
+
+def test_summary_and_report(tmp_path, fake_solver, capsys):
+    s = run(tmp_path, n=40)
+    out = capsys.readouterr().out
+    assert s["unknown"] > 0 and s["rate"] is None
+    assert f"won {s['won']}, lost {s['lost']}, unknown {s['unknown']}" in out
+    assert "win rate between" in out and "deals/s" in out
+    run(tmp_path, n=30, start=10, variant=["empty=any"])
+
+    rep = batch.report_folder(tmp_path, GAME)
+    table = pd.read_csv(rep / "winrates.csv")
+    assert list(table["variant"]) == ["standard", "empty=any"]
+    assert list(table["deals"]) == [40, 30]
+    std = table.iloc[0]
+    assert std["won"] + std["lost"] + std["unknown"] == 40
+    assert std["command"] == f"patience winrate {GAME} --deals 40"
+    assert (rep / "winrates.png").stat().st_size > 1000
+
+    md = (rep / "winrates.md").read_text()
+    assert "| standard | 40 |" in md and "| empty=any | 30 |" in md
+    assert f"`patience winrate {GAME} --deals 30`" in md
+    # Paired comparison on the 30 common seeds (10..39), recomputed here by hand.
+    a = batch.read_rows(folder(tmp_path)).set_index("seed")["result"]
+    b = batch.read_rows(folder(tmp_path, "empty=any")).set_index("seed")["result"]
+    common = [x for x in a.index if x in b.index]
+    a_only = sum(1 for x in common if a[x] == "won" and b[x] == "lost")
+    b_only = sum(1 for x in common if b[x] == "won" and a[x] == "lost")
+    assert len(common) == 30
+    assert "## Paired comparison" in md
+    assert f"| standard | empty=any | 30 | {a_only} | {b_only} |" in md
+
+    meta = json.loads((folder(tmp_path, "empty=any") / "command.json").read_text())
+    assert meta["variant"] == "empty=any" and meta["options"]["empty"] == "any"
+
+
+def test_write_report_without_runs(tmp_path):
+    assert batch.write_report(GAME, tmp_path) is None
+
+
+# ------------------------------------------------------------------ real solver
+
+
+def test_parallel_matches_in_process(tmp_path):
+    """jobs=2 through the process pool gives the same verdicts as jobs=1 in-process."""
+    run(tmp_path / "one", n=12, jobs=1, max_nodes=200_000)
+    run(tmp_path / "two", n=12, jobs=2, max_nodes=200_000)
+    one = batch.read_rows(folder(tmp_path / "one"))
+    two = batch.read_rows(folder(tmp_path / "two"))
+    assert list(two["seed"]) == list(range(12))
+    pd.testing.assert_series_equal(one["result"], two["result"])
+
+
+def test_sigkill_then_resume(tmp_path):
+    """Kill a real parallel run with SIGKILL after its first part file; the same
+    command then completes it with every seed exactly once."""
+    n = 300
+    cmd = [
+        sys.executable, "-m", "solver.cli", "winrate", GAME, "--deals", str(n), "--jobs", "2",
+        "--chunk-size", "5", "--max-nodes", "20000", "--out", str(tmp_path), "--no-progress",
+    ]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    f = folder(tmp_path)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        while not (f.exists() and batch.part_files(f)):
+            assert proc.poll() is None, proc.stderr.read().decode()
+            assert time.time() < deadline, "no part file within 120 s"
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)  # the parent only: its workers are orphaned
+        proc.wait(timeout=30)
+    finally:
+        # Tidy up whatever the run started (its own session), killed or not.
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.stderr.close()
+    done_before = len(batch.read_rows(f))
+    assert 0 < done_before < n, "the kill should land mid-run"
+
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = all_part_rows(tmp_path)
+    assert sorted(rows["seed"]) == list(range(n))  # all present, none twice
+    assert not list(f.glob(f"{batch.TMP_PREFIX}*"))
+    assert f"{n} deals" in done.stdout
