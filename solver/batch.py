@@ -227,7 +227,7 @@ def run_winrate(
     start: int,
     n_deals: int,
     jobs: int,
-    algorithm: str = "dfs",
+    algorithm: str = "auto",
     max_nodes=None,
     seconds=None,
     out_dir="results",

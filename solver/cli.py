@@ -23,6 +23,7 @@ from .cards import card_str, deck_str
 from .errors import PatienceError
 from .games import get_game
 from .variants import parse_variant, variant_str
+from .solve import ALGORITHMS
 
 PROG = "patience"
 
@@ -94,7 +95,8 @@ def _add_deck_source(p) -> None:
 
 
 def _add_solver(p) -> None:
-    p.add_argument("--algorithm", choices=("dfs", "astar"), default="dfs")
+    p.add_argument("--algorithm", choices=ALGORITHMS, default="auto",
+                   help="auto: DFS and best-first restarts (default); dfs: DFS restarts only; astar: exact A*, shortest solution")
     p.add_argument("--max-nodes", type=pos_int, help="node budget per deal (default: the solver's)")
     p.add_argument("--seconds", type=pos_float, help="time budget per deal (default: the solver's)")
     p.add_argument("--tt-mb", type=pos_int, help="transposition table size in MB (default: the solver's)")

@@ -206,6 +206,6 @@ def test_sigkill_then_resume(tmp_path):
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     rows = all_part_rows(tmp_path)
-    assert sorted(rows["seed"]) == list(range(n))  # all present, none twice
+    assert sorted(rows["seed"]) == list(range(1, n + 1))  # all present, none twice
     assert not list(f.glob(f"{batch.TMP_PREFIX}*"))
     assert f"{n} deals" in done.stdout

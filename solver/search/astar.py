@@ -59,6 +59,7 @@ class AStarWork:
     """Preallocated node store, hash slots and heap for ``capacity`` nodes."""
 
     def __init__(self, capacity: int, pack_len: int, max_moves: int, max_depth: int):
+        self.capacity = capacity
         self.rows = np.empty((capacity, pack_len), dtype=np.int8)
         self.g = np.empty(capacity, dtype=np.int32)
         self.parent = np.empty(capacity, dtype=np.int32)
@@ -77,6 +78,16 @@ class AStarWork:
         self.path = np.zeros(max_depth, dtype=np.int64)
         self.ctx = np.zeros(CTX_LEN, dtype=np.int64)
 
+    def reset(self, capacity: int, greedy: int = 0) -> None:
+        """Start a new search using the first ``capacity`` nodes of the store."""
+        self.ctx[:] = 0
+        self.ctx[CAPACITY] = capacity
+        self.ctx[GREEDY] = greedy
+
+    @property
+    def expanded(self) -> int:
+        return int(self.ctx[EXPANDED])
+
 
 # ctx slots
 HSIZE = 0
@@ -84,20 +95,25 @@ USED = 1
 EXPANDED = 2
 STARTED = 3
 LENGTH = 4
-CTX_LEN = 5
+GREEDY = 5  # 0: A* on lower_bound; k > 0: best-first on k * depth + score (not exact)
+CAPACITY = 6  # nodes this search may store (at most the store's size)
+CTX_LEN = 7
 
 
 def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
           hkey, hidx, moves, row, path, ctx):
     """Run (or resume) A* from ``st``.  Returns WON (solution path[:ctx[LENGTH]]),
     LOST, UNKNOWN (node store full) or RUNNING after ``slice_nodes`` expansions."""
-    cap = rows.shape[0]
+    cap = min(ctx[CAPACITY], rows.shape[0]) if ctx[CAPACITY] > 0 else rows.shape[0]
     pack_len = rows.shape[1]
-    tmask = slots.shape[0] - 1
+    tsize = 1  # hash slots in use: twice the capacity, so small searches clear little
+    while tsize < 2 * cap and tsize < slots.shape[0]:
+        tsize <<= 1
+    tmask = tsize - 1
     if ctx[STARTED] == 0:
         ctx[STARTED] = 1
-        closed[:] = False
-        slots[:] = 0
+        closed[:cap] = False
+        slots[:tsize] = 0
         if is_dead(st):
             return LOST
         pack(st, row)
@@ -172,8 +188,12 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
                 k1s[used] = a
                 k2s[used] = b
                 slots[s] = used + 1
-                h = lower_bound(st)
-                hsize = _heap_push(hkey, hidx, hsize, (gc + h) * 4096 + h, used)
+                if ctx[GREEDY] > 0:
+                    pri = gc * ctx[GREEDY] + score(st)
+                else:
+                    h = lower_bound(st)
+                    pri = (gc + h) * 4096 + h
+                hsize = _heap_push(hkey, hidx, hsize, pri, used)
                 used += 1
             undo_move(st, m)
     ctx[EXPANDED] = expanded
@@ -182,5 +202,5 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
 
 TEMPLATES = (astar,)
 HELPERS = {"_heap_push": _heap_push, "_heap_pop": _heap_pop, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN,
-           "RUNNING": RUNNING, "HSIZE": HSIZE, "USED": USED, "EXPANDED": EXPANDED, "STARTED": STARTED,
+           "RUNNING": RUNNING, "GREEDY": GREEDY, "CAPACITY": CAPACITY, "HSIZE": HSIZE, "USED": USED, "EXPANDED": EXPANDED, "STARTED": STARTED,
            "LENGTH": LENGTH}
