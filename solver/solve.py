@@ -32,6 +32,8 @@ import numpy as np
 from .games import get_game
 from .replay import replay
 from .search.astar import AStarWork
+from .search import astar as astar_engine
+from .search import dfs as dfs_engine
 from .search.dfs import LOST, RUNNING, UNKNOWN, WON, DfsWork
 from .search.table import new_table
 
@@ -42,8 +44,8 @@ SLICE = 20_000  # nodes between looks at the clock
 
 _tables: dict[float, np.ndarray] = {}
 _generation = [0]
-_dfs_work: dict[int, DfsWork] = {}
-_astar_work: dict[int, AStarWork] = {}
+_dfs_work: dict[str, DfsWork] = {}
+_astar_work: dict[str, AStarWork] = {}
 ALGORITHMS = ("auto", "dfs", "astar")
 
 
@@ -67,26 +69,26 @@ def _table(tt_mb: float) -> tuple[np.ndarray, int]:
 
 def _dfs_attempt(game, st, budget, deadline, tt_mb):
     """One DFS run; returns (status, nodes, raw moves)."""
-    work = _dfs_work.get(game.MAX_MOVES)
+    work = _dfs_work.get(game.NAME)
     if work is None:
-        work = _dfs_work[game.MAX_MOVES] = DfsWork(MAX_DEPTH, game.MAX_MOVES)
+        work = _dfs_work[game.NAME] = DfsWork(MAX_DEPTH, game.MAX_MOVES)
     table, gen = _table(tt_mb)
     work.reset()
     status = RUNNING
     while status == RUNNING:
         if time.perf_counter() > deadline:
-            return UNKNOWN, int(work.ctx[1]), []
+            return UNKNOWN, int(work.ctx[dfs_engine.NODES]), []
         status = game.dfs(st, table, gen, budget, SLICE, work.moves, work.count, work.nxt,
                           work.scores, work.path, work.ctx)
-    return status, int(work.ctx[1]), [int(m) for m in work.path[: work.ctx[4]]]
+    return status, int(work.ctx[dfs_engine.NODES]), [int(m) for m in work.path[: work.ctx[dfs_engine.LENGTH]]]
 
 
 def _node_store(game, capacity):
     """A*'s arrays, kept per process and grown when a larger store is asked for."""
-    w = _astar_work.get(game.PACK_LEN)
+    w = _astar_work.get(game.NAME)
     if w is None or w.capacity < capacity:
         _astar_work.clear()
-        w = _astar_work[game.PACK_LEN] = AStarWork(capacity, game.PACK_LEN, game.MAX_MOVES, MAX_DEPTH)
+        w = _astar_work[game.NAME] = AStarWork(capacity, game.PACK_LEN, game.MAX_MOVES, MAX_DEPTH)
     return w
 
 
@@ -100,7 +102,7 @@ def _best_first_attempt(game, st, capacity, deadline, greedy):
             return UNKNOWN, w.expanded, []
         status = game.astar(st, SLICE, w.rows, w.g, w.parent, w.via, w.k1s, w.k2s, w.closed,
                             w.slots, w.hkey, w.hidx, w.moves, w.row, w.path, w.ctx)
-    return status, w.expanded, [int(m) for m in w.path[: w.ctx[4]]]
+    return status, w.expanded, [int(m) for m in w.path[: w.ctx[astar_engine.LENGTH]]]
 
 
 _warm: set = set()
