@@ -50,8 +50,8 @@ EMPTY = 21
 LEFT = 22  # cards not on the foundations
 W0 = 24  # move-ordering weights (set_profile), 4 entries, then noise mask and salt
 C0 = 32  # columns: st[C0 + col * CAP + pos]
-S0 = C0 + MAXC * CAP  # scratch for is_dead: 5 arrays of 52
-STATE_LEN = S0 + 5 * 52
+S0 = C0 + MAXC * CAP  # scratch: 5 arrays of 52 for is_dead, 4 entries for blockers
+STATE_LEN = S0 + 5 * 52 + 4
 PACK_LEN = MAXC + 52  # heights then cards, column by column
 MAX_MOVES = 13 * 14 + 16  # generous bound on moves from one state
 
@@ -306,7 +306,7 @@ def blockers(st):
     """
     ncols = st[NCOLS]
     count = 0
-    lowest = np.empty(4, dtype=np.int64)
+    lowest = st[S0 + 5 * 52:S0 + 5 * 52 + 4]  # scratch: lowest rank seen per suit
     for col in range(ncols):
         base = C0 + col * CAP
         for s in range(4):

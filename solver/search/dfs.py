@@ -44,8 +44,6 @@ class DfsWork:
     """Preallocated arrays of one search (reused across deals in a process)."""
 
     def __init__(self, max_depth: int, max_moves: int):
-        self.max_depth = max_depth
-        self.max_moves = max_moves
         self.moves = np.empty(max_depth * max_moves, dtype=np.int64)
         self.count = np.zeros(max_depth, dtype=np.int64)
         self.nxt = np.zeros(max_depth, dtype=np.int64)
