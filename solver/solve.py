@@ -4,9 +4,9 @@
         -> SolveResult(result="won"|"lost"|"unknown", moves=[move strings], nodes=int, seconds=float)
 
 Algorithms: ``astar`` is exact A* (a shortest solution; ``max_nodes`` is the size
-of its node store).  ``dfs`` runs depth-first search as a portfolio of restarts: attempt i orders moves by the game's profile
-i (its fixed profiles first, then noisy variants); the first round of profiles
-gets a small node budget each, and from then on each attempt doubles the budget,
+of its node store).  ``dfs`` runs depth-first search as a portfolio of restarts:
+attempt i orders moves by the game's profile i (its fixed profiles first, then
+noisy variants); the first round of profiles gets a small node budget each, and from then on each attempt doubles the budget,
 so the last attempt always holds about half of all the nodes spent.
 Which deal is hard depends on the move order far more than on the deal, so short
 differently-ordered attempts decide most deals quickly.  Every attempt is a
@@ -31,9 +31,9 @@ import numpy as np
 
 from .games import get_game
 from .replay import replay
-from .search.astar import AStarWork
 from .search import astar as astar_engine
 from .search import dfs as dfs_engine
+from .search.astar import AStarWork
 from .search.dfs import LOST, RUNNING, UNKNOWN, WON, DfsWork
 from .search.table import new_table
 
