@@ -153,7 +153,8 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
     else:
         raise ValueError(f"unknown algorithm {algorithm!r}")
     elapsed = time.perf_counter() - start
-    moves = [game.move_text(m) for m in raw]
+    # a game's macro move (Grand Duchess transfers) is written as several lines
+    moves = [line for m in raw for line in game.move_text(m).split("\n")]
     if status == WON:
         check = replay(game_name, variant, [int(c) for c in deck], moves, ranks=ranks, columns=columns)
         if not check.won:

@@ -9,8 +9,8 @@ from ..errors import PatienceError
 # Game name (NOTATION.md) -> module under solver.games, or None while not implemented.
 REGISTRY = {
     "bakers-dozen": "bakers_dozen",
-    "grand-duchess": None,
-    "parisienne": None,
+    "grand-duchess": "grand_duchess",
+    "parisienne": "parisienne",
     "duchess": None,
     "capricieuse": None,
     "russian-patience": None,

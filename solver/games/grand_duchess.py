@@ -1,0 +1,850 @@
+"""Grand Duchess (Duchess of Luynes), RULES.md: state encoding and rules as numba kernels.
+
+Parisienne is the same game with a different start (solver/games/parisienne.py
+reuses everything here).
+
+State: one int64 array ``st`` (layout below).  Each round has its own stock
+region (the stock of round k+1 is built by the redeal from what round k left),
+so a deal only moves a pointer, and undoing a deal pops the dealt cards again.
+Reserve cards stay in the slot they were dealt to; a card taken to a foundation
+leaves -1 behind, so the order of the rest (which decides the next round's
+stock) is kept.  A redeal saves the tableau and reserve of the round it ends in a
+per-round snapshot, which is what its undo restores.
+
+Foundations are counts: the up foundation of suit s holds ranks 1..UP[s], the
+down foundation holds ranks NR..NR-DN[s]+1.  A card of rank r fits up when
+r == UP+1 and fits down when r == NR-DN.
+
+Keys: two 64-bit Zobrist sums over (stock position, card), (pile, height, card),
+(reserve slot, card), foundation counts, the round and the stock pointer, kept
+up to date by every move.  The piles are not interchangeable (deals and redeals
+name them), so no symmetry is folded in.
+
+Moves are ints (``_play``, ``_deal``, ``REDEAL``).  A play carries its source
+(pile 0..3, or 4 + reserve slot) and its foundation (U or D).  With
+``foundation_transfer`` a play may be a macro: the transfers that bring the
+card's foundation to it, then the play (see ``gen_moves``); its text is several
+lines.
+
+Tiny variants (``ranks`` < 13) keep the deal pattern and the four piles; rank
+``ranks`` plays the king's part.  They exist for exhaustive tests.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import RANKS, SUITS, card_str, check_deck, rank_of, suit_of
+from ..errors import PatienceError
+from ..search import astar as astar_engine
+from ..search import dfs as dfs_engine
+from ..search import specialise
+from ..variants import parse_variant
+
+NAME = "grand-duchess"
+PACKS = 2
+VARIANTS = {
+    "redeals": (("int", 0, 3), 3),
+    "foundation_transfer": ("bool", False),
+    "reserve_first": ("bool", False),
+}
+
+NPILES = 4
+CAP = 32  # cards a pile can hold: at most ceil(104 / 4) = 26 in any round
+RCAP = 40  # reserve slots: at most 17 deals * 2 = 34
+SCAP = 104  # stock of one round
+MAXROUNDS = 4
+
+# state layout
+ROUND = 0  # redeals made so far
+MAXRED = 1
+SP = 2  # next stock position of this round
+SN = 3  # stock length of this round
+NR = 4  # ranks in play (13, fewer in tiny variants)
+TRANSFER = 5
+RFIRST = 6
+LEFT = 7  # cards not on the foundations
+HASH1 = 8
+HASH2 = 9
+NRES = 10  # reserve slots dealt this round
+RESLEFT = 11  # reserve cards still there
+UP0 = 12  # 4 up-foundation counts
+DN0 = 16  # 4 down-foundation counts
+H0 = 20  # 4 pile heights
+W0 = 24  # ordering weights (set_profile): 3 weights, noise mask, salt
+P0 = 32  # piles: st[P0 + pile * CAP + pos]
+R0 = P0 + NPILES * CAP  # reserve slots
+K0 = R0 + RCAP  # stocks: st[K0 + round * SCAP + pos]
+SNAP0 = K0 + MAXROUNDS * SCAP  # per-redeal snapshots
+SNAP_LEN = 10 + NPILES * CAP + RCAP  # SP SN NRES RESLEFT HASH1 HASH2, 4 heights, piles, reserve
+S0 = SNAP0 + MAXROUNDS * SNAP_LEN  # scratch for is_dead
+SEQ = 64  # scratch: per pile, the current cards then the cards still to come
+S_E = S0  # earliest leaving time of each pile-sequence card (any foundation)
+S_C = S_E + NPILES * SEQ  # the card
+S_A = S_C + NPILES * SEQ  # its arrival time
+S_TU = S_A + NPILES * SEQ  # earliest time rank r is on suit s's up foundation: 4 x 15
+S_TD = S_TU + 4 * 15
+S_RC = S_TD + 4 * 15  # reserve cards, now and to come
+S_LEN = S_RC + 2 * RCAP  # the length of each pile's sequence
+STATE_LEN = S_LEN + NPILES
+
+PACK_LEN = 16 + SCAP + RCAP
+MAX_MOVES = 2 * (NPILES + RCAP) + 4
+
+KIND_PLAY = 0
+KIND_DEAL = 1
+REDEAL = 2
+INF = 1 << 30
+
+# Zobrist tables: one flat array per key, indexed by the offsets below
+Z_STOCK = 0  # (position, card): 104 x 52
+Z_PILE = Z_STOCK + SCAP * 52  # (pile, height, card): 4 x 32 x 52
+Z_RES = Z_PILE + NPILES * CAP * 52  # (slot, card): 40 x 52
+Z_UP = Z_RES + RCAP * 52  # (suit, count): 4 x 14
+Z_DN = Z_UP + 4 * 14
+Z_ROUND = Z_DN + 4 * 14  # 4
+Z_SP = Z_ROUND + MAXROUNDS  # 105
+Z_LEN = Z_SP + SCAP + 1
+
+
+def _zobrist(seed: int, n: int) -> np.ndarray:
+    """Deterministic 64-bit keys from SplitMix64 (the same in every process and cache)."""
+    out = np.empty(n, dtype=np.int64)
+    state = seed
+    mask = (1 << 64) - 1
+    for i in range(n):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        out[i] = z - (1 << 64) if z >= 1 << 63 else z
+    return out
+
+
+Z1 = _zobrist(0x6D0C4E55, Z_LEN)
+Z2 = _zobrist(0x1A7E5EED, Z_LEN)
+
+
+# ----------------------------------------------------------------------------------
+# setting up a deal (plain Python: runs once per deal)
+
+
+def _full_variant(variant: dict) -> dict:
+    full = parse_variant(NAME, VARIANTS, [])
+    for k, v in (variant or {}).items():
+        if k not in full:
+            raise PatienceError(f"unknown variant {k!r} for {NAME} (known: {', '.join(full)})")
+        full[k] = v
+    return full
+
+
+def _new_state(variant: dict, ranks: int) -> np.ndarray:
+    full = _full_variant(variant)
+    if not 1 <= ranks <= 13:
+        raise PatienceError(f"ranks must be from 1 to 13, not {ranks}")
+    st = np.zeros(STATE_LEN, dtype=np.int64)
+    st[MAXRED] = full["redeals"]
+    st[NR] = ranks
+    st[TRANSFER] = 1 if full["foundation_transfer"] else 0
+    st[RFIRST] = 1 if full["reserve_first"] else 0
+    return st
+
+
+def _start(st: np.ndarray, stock: list[int]) -> np.ndarray:
+    """Round one's stock, then the first deal, made before play."""
+    for i, c in enumerate(stock):
+        st[K0 + i] = c
+    st[SN] = len(stock)
+    st[LEFT] = len(stock)
+    set_profile(st, 0)
+    rehash(st)
+    if st[SN] > 0:
+        apply_move(st, _deal_move(st))
+    return st
+
+
+def initial_state(deck, variant: dict, ranks: int = 13, columns: int = 13) -> np.ndarray:
+    """The state after the first deal.  ``columns`` is accepted for the common
+    interface and ignored: this game always has four piles."""
+    st = _new_state(variant, ranks)
+    cards = [int(c) for c in deck]
+    check_deck(cards, packs=PACKS, ranks=ranks)
+    return _start(st, cards)
+
+
+# Weights of score(): (cards left, foundation-ready cards on view, redeals used);
+# different profiles give differently ordered searches for restarts.
+PROFILES = [(8, 2, 30), (8, 0, 30), (8, 4, 10), (8, 1, 60), (8, 3, 0), (8, 6, 20)]
+
+
+def set_profile(st, k: int) -> None:
+    """Ordering of attempt k: the fixed profiles first, then the same with a little
+    state-hashed noise (salted by k) so that every later restart orders differently."""
+    st[W0:W0 + 3] = PROFILES[k % len(PROFILES)]
+    st[W0 + 3] = 0 if k < len(PROFILES) else 7
+    st[W0 + 4] = k * 0x9E3779B97F4A7C15 % (1 << 62)
+
+
+def layout_text(deck, variant: dict) -> str:
+    st = initial_state(deck, variant)
+    return _describe(st, "Grand Duchess")
+
+
+def _describe(st, title: str) -> str:
+    nr = int(st[NR])
+    lines = [f"{title}, after the first deal (piles bottom to top; the reserve face down)"]
+    for p in range(NPILES):
+        lines.append(f"t{p + 1}  " + " ".join(card_str(int(st[P0 + p * CAP + i])) for i in range(st[H0 + p])))
+    res = [card_str(int(st[R0 + i])) for i in range(st[NRES]) if st[R0 + i] >= 0]
+    lines.append("R   " + " ".join(res))
+    up = " ".join(f"{RANKS[st[UP0 + s] - 1]}{SUITS[s]}" for s in range(4) if st[UP0 + s] > 0)
+    dn = " ".join(f"{RANKS[nr - st[DN0 + s]]}{SUITS[s]}" for s in range(4) if st[DN0 + s] > 0)
+    if up or dn:
+        lines.append(f"U   {up}".rstrip())
+        lines.append(f"D   {dn}".rstrip())
+    lines.append(f"stock: {int(st[SN] - st[SP])} cards")
+    return "\n".join(lines)
+
+
+def move_text(m: int) -> str:
+    """NOTATION.md text; a transfer macro gives several lines."""
+    kind = m & 3
+    if kind == KIND_DEAL:
+        return "deal"
+    if kind == REDEAL:
+        return "redeal"
+    c, src, dst = (m >> 2) & 63, (m >> 8) & 63, (m >> 14) & 1
+    s, r = c // 13, c % 13 + 1
+    src_text = f"t{src + 1}" if src < NPILES else "R"
+    lines = []
+    if (m >> 15) & 1:
+        u = (m >> 16) & 15  # the up count before the transfers
+        if dst == 0:  # down foundation's top cards u+1 .. r-1 go up first
+            lines += [f"D U {RANKS[k - 1]}{SUITS[s]}" for k in range(u + 1, r)]
+        else:  # up foundation's top cards u .. r+1 go down first
+            lines += [f"U D {RANKS[k - 1]}{SUITS[s]}" for k in range(u, r, -1)]
+    lines.append(f"{src_text} {'UD'[dst]} {card_str(c)}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------
+# kernels
+
+
+@njit(cache=True)
+def has_reserve(st):
+    """Every round has a reserve except the one after the last redeal."""
+    return st[ROUND] == 0 or st[ROUND] < st[MAXRED]
+
+
+@njit(cache=True)
+def _play(c, src, dst, macro, u):
+    return KIND_PLAY | c << 2 | src << 8 | dst << 14 | macro << 15 | u << 16
+
+
+@njit(cache=True)
+def rehash(st):
+    h1 = Z1[Z_ROUND + st[ROUND]] + Z1[Z_SP + st[SP]]
+    h2 = Z2[Z_ROUND + st[ROUND]] + Z2[Z_SP + st[SP]]
+    kb = K0 + st[ROUND] * SCAP
+    for i in range(st[SP], st[SN]):
+        z = Z_STOCK + i * 52 + st[kb + i]
+        h1 += Z1[z]
+        h2 += Z2[z]
+    for p in range(NPILES):
+        for i in range(st[H0 + p]):
+            z = Z_PILE + (p * CAP + i) * 52 + st[P0 + p * CAP + i]
+            h1 += Z1[z]
+            h2 += Z2[z]
+    for i in range(st[NRES]):
+        c = st[R0 + i]
+        if c >= 0:
+            h1 += Z1[Z_RES + i * 52 + c]
+            h2 += Z2[Z_RES + i * 52 + c]
+    for s in range(4):
+        h1 += Z1[Z_UP + s * 14 + st[UP0 + s]] + Z1[Z_DN + s * 14 + st[DN0 + s]]
+        h2 += Z2[Z_UP + s * 14 + st[UP0 + s]] + Z2[Z_DN + s * 14 + st[DN0 + s]]
+    st[HASH1] = h1
+    st[HASH2] = h2
+
+
+@njit(cache=True)
+def key1(st):
+    return st[HASH1]
+
+
+@njit(cache=True)
+def key2(st):
+    return st[HASH2]
+
+
+@njit(cache=True)
+def is_won(st):
+    return st[LEFT] == 0
+
+
+@njit(cache=True)
+def _rehash_term(st, z, sign):
+    st[HASH1] += sign * Z1[z]
+    st[HASH2] += sign * Z2[z]
+
+
+@njit(cache=True)
+def _set_found(st, s, up, dn):
+    _rehash_term(st, Z_UP + s * 14 + st[UP0 + s], -1)
+    _rehash_term(st, Z_DN + s * 14 + st[DN0 + s], -1)
+    st[UP0 + s] = up
+    st[DN0 + s] = dn
+    _rehash_term(st, Z_UP + s * 14 + up, 1)
+    _rehash_term(st, Z_DN + s * 14 + dn, 1)
+
+
+@njit(cache=True)
+def _set_sp(st, sp):
+    _rehash_term(st, Z_SP + st[SP], -1)
+    st[SP] = sp
+    _rehash_term(st, Z_SP + sp, 1)
+
+
+@njit(cache=True)
+def apply_move(st, m):
+    kind = m & 3
+    if kind == KIND_PLAY:
+        c = (m >> 2) & 63
+        src = (m >> 8) & 63
+        dst = (m >> 14) & 1
+        s = c // 13
+        r = c % 13 + 1
+        if src < NPILES:
+            h = st[H0 + src] - 1
+            st[H0 + src] = h
+            _rehash_term(st, Z_PILE + (src * CAP + h) * 52 + c, -1)
+        else:
+            slot = src - NPILES
+            st[R0 + slot] = -1
+            st[RESLEFT] -= 1
+            _rehash_term(st, Z_RES + slot * 52 + c, -1)
+        if (m >> 15) & 1:
+            # transfer macro: whatever the split before, afterwards up holds 1..r, down NR..r
+            _set_found(st, s, r, st[NR] + 1 - r)
+        elif dst == 0:
+            _set_found(st, s, st[UP0 + s] + 1, st[DN0 + s])
+        else:
+            _set_found(st, s, st[UP0 + s], st[DN0 + s] + 1)
+        st[LEFT] -= 1
+    elif kind == KIND_DEAL:
+        n = (m >> 2) & 7
+        kb = K0 + st[ROUND] * SCAP
+        sp = st[SP]
+        for j in range(n):
+            c = st[kb + sp + j]
+            _rehash_term(st, Z_STOCK + (sp + j) * 52 + c, -1)
+            if j < NPILES:
+                h = st[H0 + j]
+                st[P0 + j * CAP + h] = c
+                st[H0 + j] = h + 1
+                _rehash_term(st, Z_PILE + (j * CAP + h) * 52 + c, 1)
+            else:
+                slot = st[NRES]
+                st[R0 + slot] = c
+                st[NRES] = slot + 1
+                st[RESLEFT] += 1
+                _rehash_term(st, Z_RES + slot * 52 + c, 1)
+        _set_sp(st, sp + n)
+    else:
+        _redeal(st)
+
+
+@njit(cache=True)
+def _redeal(st):
+    rd = st[ROUND]
+    # save what the undo needs: counters, keys, piles and reserve of this round
+    b = SNAP0 + rd * SNAP_LEN
+    st[b + 0] = st[SP]
+    st[b + 1] = st[SN]
+    st[b + 2] = st[NRES]
+    st[b + 3] = st[RESLEFT]
+    st[b + 4] = st[HASH1]
+    st[b + 5] = st[HASH2]
+    for p in range(NPILES):
+        st[b + 6 + p] = st[H0 + p]
+    for i in range(NPILES * CAP):
+        st[b + 10 + i] = st[P0 + i]
+    for i in range(st[NRES]):
+        st[b + 10 + NPILES * CAP + i] = st[R0 + i]
+    # the new stock: t1 on t2 on t3 on t4, turned over (t4 bottom card first), reserve under it
+    kb = K0 + (rd + 1) * SCAP
+    n = 0
+    if st[RFIRST]:
+        for i in range(st[NRES]):
+            if st[R0 + i] >= 0:
+                st[kb + n] = st[R0 + i]
+                n += 1
+    for p in range(NPILES - 1, -1, -1):
+        for i in range(st[H0 + p]):
+            st[kb + n] = st[P0 + p * CAP + i]
+            n += 1
+        st[H0 + p] = 0
+    if not st[RFIRST]:
+        for i in range(st[NRES]):
+            if st[R0 + i] >= 0:
+                st[kb + n] = st[R0 + i]
+                n += 1
+    st[NRES] = 0
+    st[RESLEFT] = 0
+    st[ROUND] = rd + 1
+    st[SP] = 0
+    st[SN] = n
+    rehash(st)
+
+
+@njit(cache=True)
+def _unredeal(st):
+    rd = st[ROUND] - 1
+    b = SNAP0 + rd * SNAP_LEN
+    st[ROUND] = rd
+    st[SP] = st[b + 0]
+    st[SN] = st[b + 1]
+    st[NRES] = st[b + 2]
+    st[RESLEFT] = st[b + 3]
+    st[HASH1] = st[b + 4]
+    st[HASH2] = st[b + 5]
+    for p in range(NPILES):
+        st[H0 + p] = st[b + 6 + p]
+    for i in range(NPILES * CAP):
+        st[P0 + i] = st[b + 10 + i]
+    for i in range(st[NRES]):
+        st[R0 + i] = st[b + 10 + NPILES * CAP + i]
+
+
+@njit(cache=True)
+def undo_move(st, m):
+    kind = m & 3
+    if kind == KIND_PLAY:
+        c = (m >> 2) & 63
+        src = (m >> 8) & 63
+        dst = (m >> 14) & 1
+        s = c // 13
+        if (m >> 15) & 1:
+            u = (m >> 16) & 15  # the suit was at the meeting point u, NR-u
+            _set_found(st, s, u, st[NR] - u)
+        elif dst == 0:
+            _set_found(st, s, st[UP0 + s] - 1, st[DN0 + s])
+        else:
+            _set_found(st, s, st[UP0 + s], st[DN0 + s] - 1)
+        if src < NPILES:
+            h = st[H0 + src]
+            st[P0 + src * CAP + h] = c
+            st[H0 + src] = h + 1
+            _rehash_term(st, Z_PILE + (src * CAP + h) * 52 + c, 1)
+        else:
+            slot = src - NPILES
+            st[R0 + slot] = c
+            st[RESLEFT] += 1
+            _rehash_term(st, Z_RES + slot * 52 + c, 1)
+        st[LEFT] += 1
+    elif kind == KIND_DEAL:
+        n = (m >> 2) & 7
+        sp = st[SP] - n
+        kb = K0 + st[ROUND] * SCAP
+        for j in range(n - 1, -1, -1):
+            c = st[kb + sp + j]
+            _rehash_term(st, Z_STOCK + (sp + j) * 52 + c, 1)
+            if j < NPILES:
+                h = st[H0 + j] - 1
+                st[H0 + j] = h
+                _rehash_term(st, Z_PILE + (j * CAP + h) * 52 + c, -1)
+            else:
+                slot = st[NRES] - 1
+                st[NRES] = slot
+                st[RESLEFT] -= 1
+                _rehash_term(st, Z_RES + slot * 52 + c, -1)
+        _set_sp(st, sp)
+    else:
+        _unredeal(st)
+
+
+@njit(cache=True)
+def _fits(st, c):
+    """Bit 0: c fits its suit's up foundation; bit 1: its down foundation."""
+    s = c // 13
+    r = c % 13 + 1
+    f = 0
+    if r == st[UP0 + s] + 1:
+        f |= 1
+    if r == st[NR] - st[DN0 + s]:
+        f |= 2
+    return f
+
+
+@njit(cache=True)
+def _last_copy(st, c):
+    """The other copy of c is on a foundation, so c has exactly one foundation to go to."""
+    s = c // 13
+    r = c % 13 + 1
+    if st[TRANSFER] and st[UP0 + s] + st[DN0 + s] == st[NR]:
+        return False  # at the meeting point every card of the suit is a real choice
+    return r <= st[UP0 + s] or r > st[NR] - st[DN0 + s]
+
+
+@njit(cache=True)
+def _add_plays(st, c, src, out, n):
+    """Append the plays of card c from src; returns the new count.
+
+    With foundation_transfer, a suit whose foundations meet (up 1..u, down NR..u+1)
+    lets its top cards shuttle between the two, so any card of the suit can be played
+    after some transfers, and every such play ends in the same foundations (up 1..r,
+    down NR..r).  Transfers change nothing else and are possible only at the meeting
+    point, which the first play of the suit leaves for good, so a solution's transfers
+    can always be made just before that play, as few as needed: one macro move per
+    card.  Plain transfers are therefore never generated."""
+    s = c // 13
+    r = c % 13 + 1
+    u = st[UP0 + s]
+    if st[TRANSFER] and u + st[DN0 + s] == st[NR]:
+        if r == u + 1:
+            out[n] = _play(c, src, 0, 0, 0)
+        elif r == u:
+            out[n] = _play(c, src, 1, 0, 0)
+        elif r > u + 1:
+            out[n] = _play(c, src, 0, 1, u)
+        else:
+            out[n] = _play(c, src, 1, 1, u)
+        return n + 1
+    f = _fits(st, c)
+    if f & 1:
+        out[n] = _play(c, src, 0, 0, 0)
+        n += 1
+    if f & 2:
+        out[n] = _play(c, src, 1, 0, 0)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def gen_moves(st, out, base):
+    """Moves worth trying, written to out[base:]; returns how many.
+
+    Safe move, played alone: in the last round (no redeal left), a card on view
+    whose other copy is already on a foundation and which fits its one remaining
+    foundation (with transfers: unless the suit is at its meeting point; once
+    past it, up 1..u and down NR..d' overlap, no transfer is ever possible again,
+    and the argument below holds as without transfers).  Argument: any win must put this very card on that
+    foundation, and until it does nothing else can go there; playing it now only
+    uncovers the card beneath it, and in the last round removing a card changes
+    nothing else (deals go to fixed piles; no redeal will gather the piles), so the
+    win's remaining moves all stay legal.  Earlier rounds get no such rule: a card
+    left on the tableau shifts every card after it in the next round's stock, which
+    can matter either way.  The choice between the two foundations and between the
+    two copies is never pruned: each is a different state."""
+    n = 0
+    last = st[ROUND] == st[MAXRED]
+    stock_out = st[SP] == st[SN]
+    for p in range(NPILES):
+        h = st[H0 + p]
+        if h == 0:
+            continue
+        c = st[P0 + p * CAP + h - 1]
+        n2 = _add_plays(st, c, p, out, base + n) - base
+        if last and n2 > n and _last_copy(st, c):
+            out[base] = out[base + n]
+            return 1
+        n = n2
+    if stock_out and st[RESLEFT] > 0:
+        # Every reserve card is face up.  With both copies of a card in the reserve,
+        # taking one or the other leaves the rest in a different order, but the
+        # notation ("R U 5H") cannot say which, so a play always takes the first
+        # dealt copy (solver.replay does the same).
+        for i in range(st[NRES]):
+            c = st[R0 + i]
+            if c < 0:
+                continue
+            dup = False
+            for j in range(i):
+                if st[R0 + j] == c:
+                    dup = True
+                    break
+            if dup:
+                continue
+            n2 = _add_plays(st, c, NPILES + i, out, base + n) - base
+            if last and n2 > n and _last_copy(st, c):
+                out[base] = out[base + n]
+                return 1
+            n = n2
+    if not stock_out:
+        out[base + n] = _deal_move(st)
+        n += 1
+    elif st[ROUND] < st[MAXRED] and st[LEFT] > 0:
+        out[base + n] = REDEAL
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _deal_move(st):
+    k = 6 if has_reserve(st) else 4
+    n = st[SN] - st[SP]
+    if n > k:
+        n = k
+    return KIND_DEAL | n << 2
+
+
+@njit(cache=True)
+def _ready_count(st):
+    """Cards on view that fit a foundation now."""
+    k = 0
+    for p in range(NPILES):
+        h = st[H0 + p]
+        if h > 0 and _fits(st, st[P0 + p * CAP + h - 1]):
+            k += 1
+    if st[SP] == st[SN]:
+        for i in range(st[NRES]):
+            c = st[R0 + i]
+            if c >= 0 and _fits(st, c):
+                k += 1
+    return k
+
+
+@njit(cache=True)
+def score(st):
+    """Move ordering (lower first): fewer cards left, more cards ready, fewer redeals."""
+    v = st[W0] * st[LEFT] - st[W0 + 1] * _ready_count(st) + st[W0 + 2] * st[ROUND]
+    if st[W0 + 3]:
+        x = (st[HASH1] ^ st[W0 + 4]) * -7046029254386353131
+        v += (x >> 40) & st[W0 + 3]
+    return v
+
+
+@njit(cache=True)
+def lower_bound(st):
+    """Admissible and consistent: every card left needs a move of its own, and every
+    deal left in this round is a move (each move lowers this by at most one)."""
+    k = 6 if has_reserve(st) else 4
+    return st[LEFT] + (st[SN] - st[SP] + k - 1) // k
+
+
+@njit(cache=True)
+def is_dead(st):
+    """True only if the state is lost.  Used in the last round (no redeal left), where
+    no card returns to the stock, and without transfers.
+
+    A timed relaxation: time t counts the deals still to come (t = 0 now, D after
+    the last one).  A pile card that arrives at time a (0 if already there, else the
+    number of its deal) can leave at the first t >= a at which its foundation can take
+    it and the card dealt on top of it either has not arrived yet or has already left.
+    A reserve card can leave from time D on.  Rank r of suit s can be on the up
+    foundation at TU[s][r] = the earliest time a copy can go up, given TU[s][r-1]
+    (down likewise).  Iterating from "never" to the least fixed point gives times no
+    later than in any real play (by induction along the play, each card's real
+    leaving time satisfies the same conditions), ignoring that one copy cannot serve
+    both foundations.  So a card, or a foundation rank, that stays at "never" proves
+    the state lost.
+
+    With transfers a rank already on one foundation may later leave it, so both
+    foundations stay open to every card, and a suit that can be at a meeting
+    point at time t can have any rank on either foundation from t on."""
+    if st[ROUND] != st[MAXRED]:
+        return False
+    transfer = st[TRANSFER] != 0
+    nr = st[NR]
+    k = 6 if has_reserve(st) else 4
+    sp = st[SP]
+    sn = st[SN]
+    ndeals = (sn - sp + k - 1) // k
+    kb = K0 + st[ROUND] * SCAP
+    # build each pile's sequence: current cards, then the cards its future deals bring
+    lens = st[S_LEN:S_LEN + NPILES]
+    for p in range(NPILES):
+        h = st[H0 + p]
+        for i in range(h):
+            st[S_C + p * SEQ + i] = st[P0 + p * CAP + i]
+            st[S_A + p * SEQ + i] = 0
+        lens[p] = h
+    nres = 0
+    for i in range(st[NRES]):
+        if st[R0 + i] >= 0:
+            st[S_RC + nres] = st[R0 + i]
+            nres += 1
+    for q in range(sp, sn):
+        j = q - sp
+        d = j % k
+        c = st[kb + q]
+        if d < NPILES:
+            L = lens[d]
+            st[S_C + d * SEQ + L] = c
+            st[S_A + d * SEQ + L] = j // k + 1
+            lens[d] = L + 1
+        else:
+            st[S_RC + nres] = c
+            nres += 1
+    for s in range(4):
+        for r in range(15):
+            st[S_TU + s * 15 + r] = INF
+            st[S_TD + s * 15 + r] = INF
+        for r in range(0, st[UP0 + s] + 1):
+            st[S_TU + s * 15 + r] = 0
+        for r in range(nr + 1 - st[DN0 + s], nr + 2):
+            st[S_TD + s * 15 + r] = 0
+    changed = True
+    while changed:
+        changed = False
+        for p in range(NPILES):
+            above_e = INF
+            above_a = INF  # nothing above the top card: it never gets covered
+            for i in range(lens[p] - 1, -1, -1):
+                c = st[S_C + p * SEQ + i]
+                a = st[S_A + p * SEQ + i]
+                s = c // 13
+                r = c % 13 + 1
+                best = INF
+                for dst in range(2):
+                    if dst == 0:
+                        if r <= st[UP0 + s] and not transfer:
+                            continue
+                        ready = st[S_TU + s * 15 + r - 1]
+                    else:
+                        if r > nr - st[DN0 + s] and not transfer:
+                            continue
+                        ready = st[S_TD + s * 15 + r + 1]
+                    if ready >= INF:
+                        continue
+                    t = a if a > ready else ready
+                    if t >= above_a and above_e > t:
+                        t = above_e
+                    if t >= INF:
+                        continue
+                    if dst == 0:
+                        if t < st[S_TU + s * 15 + r]:
+                            st[S_TU + s * 15 + r] = t
+                            changed = True
+                    else:
+                        if t < st[S_TD + s * 15 + r]:
+                            st[S_TD + s * 15 + r] = t
+                            changed = True
+                    if t < best:
+                        best = t
+                st[S_E + p * SEQ + i] = best
+                above_e = best
+                above_a = a
+        for i in range(nres):
+            c = st[S_RC + i]
+            s = c // 13
+            r = c % 13 + 1
+            if r > st[UP0 + s] or transfer:
+                ready = st[S_TU + s * 15 + r - 1]
+                t = ndeals if ndeals > ready else ready
+                if t < st[S_TU + s * 15 + r]:
+                    st[S_TU + s * 15 + r] = t
+                    changed = True
+            if r <= nr - st[DN0 + s] or transfer:
+                ready = st[S_TD + s * 15 + r + 1]
+                t = ndeals if ndeals > ready else ready
+                if t < st[S_TD + s * 15 + r]:
+                    st[S_TD + s * 15 + r] = t
+                    changed = True
+        if transfer:
+            # once a suit can be at a meeting point (up 1..u, down NR..u+1 for some u)
+            # its top cards can shuttle, so from then on every rank can be on either
+            for s in range(4):
+                meet = INF
+                for u in range(nr + 1):
+                    t = st[S_TU + s * 15 + u]
+                    if st[S_TD + s * 15 + u + 1] > t:
+                        t = st[S_TD + s * 15 + u + 1]
+                    if t < meet:
+                        meet = t
+                if meet < INF:
+                    for r in range(1, nr + 1):
+                        if meet < st[S_TU + s * 15 + r]:
+                            st[S_TU + s * 15 + r] = meet
+                            changed = True
+                        if meet < st[S_TD + s * 15 + r]:
+                            st[S_TD + s * 15 + r] = meet
+                            changed = True
+    for s in range(4):
+        if st[S_TU + s * 15 + nr] >= INF or st[S_TD + s * 15 + 1] >= INF:
+            return True
+    for p in range(NPILES):
+        for i in range(lens[p]):
+            if st[S_E + p * SEQ + i] >= INF:
+                return True
+    for i in range(nres):
+        c = st[S_RC + i]
+        s = c // 13
+        r = c % 13 + 1
+        up_ok = (r > st[UP0 + s] or transfer) and st[S_TU + s * 15 + r - 1] < INF
+        dn_ok = (r <= nr - st[DN0 + s] or transfer) and st[S_TD + s * 15 + r + 1] < INF
+        if not (up_ok or dn_ok):
+            return True
+    return False
+
+
+@njit(cache=True)
+def pack(st, row):
+    """Compact copy for A*'s node store: counters, foundations, heights, then the
+    stock still to deal, the piles and the reserve slots (-1 for a slot played)."""
+    row[0] = st[ROUND]
+    row[1] = st[SP]
+    row[2] = st[SN]
+    row[3] = st[NRES]
+    for s in range(4):
+        row[4 + s] = st[UP0 + s]
+        row[8 + s] = st[DN0 + s]
+        row[12 + s] = st[H0 + s]
+    k = 16
+    kb = K0 + st[ROUND] * SCAP
+    for i in range(st[SP], st[SN]):
+        row[k] = st[kb + i]
+        k += 1
+    for p in range(NPILES):
+        for i in range(st[H0 + p]):
+            row[k] = st[P0 + p * CAP + i]
+            k += 1
+    for i in range(st[NRES]):
+        row[k] = st[R0 + i]
+        k += 1
+    for i in range(k, PACK_LEN):
+        row[i] = -1
+
+
+@njit(cache=True)
+def unpack(row, st):
+    """Inverse of pack; the variant and the ordering weights are kept from ``st``."""
+    st[ROUND] = row[0]
+    st[SP] = row[1]
+    st[SN] = row[2]
+    st[NRES] = row[3]
+    left = 0
+    for s in range(4):
+        st[UP0 + s] = row[4 + s]
+        st[DN0 + s] = row[8 + s]
+        st[H0 + s] = row[12 + s]
+    k = 16
+    kb = K0 + st[ROUND] * SCAP
+    for i in range(st[SP], st[SN]):
+        st[kb + i] = row[k]
+        k += 1
+        left += 1
+    for p in range(NPILES):
+        for i in range(st[H0 + p]):
+            st[P0 + p * CAP + i] = row[k]
+            k += 1
+            left += 1
+    resleft = 0
+    for i in range(st[NRES]):
+        st[R0 + i] = row[k]
+        if row[k] >= 0:
+            resleft += 1
+        k += 1
+    st[RESLEFT] = resleft
+    st[LEFT] = left + resleft
+    rehash(st)
+
+
+# ----------------------------------------------------------------------------------
+# the engines compiled against these kernels: defines dfs() and astar() here
+
+specialise(globals(), dfs_engine.TEMPLATES, dfs_engine.HELPERS)
+specialise(globals(), astar_engine.TEMPLATES, astar_engine.HELPERS)

@@ -1,0 +1,175 @@
+"""Exhaustive shortest-path oracle for tiny Grand Duchess / Parisienne deals.
+
+A test oracle, not product code: it knows no strategy at all.  From a state of the
+independent checker (solver.replay), it writes down every move text that could be
+legal -- the top of each tableau pile, every distinct reserve card and the top of each
+foundation, each to U and to D, plus ``deal`` and ``redeal`` -- and lets the checker
+decide: a candidate that raises IllegalMove is dropped.  So the oracle's notion of a
+legal move is exactly the checker's.  (The checker's ``apply`` changes nothing when it
+raises, so one scratch copy serves all the illegal candidates of a state.)
+
+States are compared by a canonical key of the whole state: piles, reserve in order,
+stock in order, the eight foundation tops and the redeals left.  Two copies of a card
+have the same code, so states that differ only in which copy lies where are one state,
+as RULES.md says copies are interchangeable.
+
+Two exact search orders, both returning a shortest solution (every move costs 1):
+
+- ``method="bfs"``: plain breadth-first search.  Simple, but it must visit every state
+  closer than the shortest win, which already runs to millions for ranks=2 with a redeal.
+- ``method="astar"`` (default): A* with the lower bound
+  ``h = cards not on the foundations + ceil(stock / cards per deal)``.  Every card
+  still off the foundations needs at least one move of its own (transfers only add
+  moves), and the stock must be dealt out, at most 6 cards a deal (4 in a round with no
+  reserve), before a redeal or a win.  A foundation move lowers h by exactly 1, a deal
+  by exactly 1, a transfer leaves it, a redeal raises it: h never drops by more than the
+  move's cost, so h is consistent and the first won state taken off the queue is a
+  shortest win.  A lost deal is still searched to the last reachable state.
+
+``max_states`` bounds the distinct states met; past it the search raises.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+
+from solver.cards import SUITS, card_str
+from solver.replay import GAMES, IllegalMove
+
+RANK_CHARS = "A23456789TJQK"
+_SEP = 255  # not a card code
+
+
+class StateCapExceeded(RuntimeError):
+    """The search met more than ``max_states`` distinct states without finishing."""
+
+
+def state_key(g) -> bytes:
+    """Everything that decides the rest of the game, packed into bytes (cards are 0..51)."""
+    parts = []
+    for pile in g.tableau:
+        parts.extend(pile)
+        parts.append(_SEP)
+    parts.extend(g.reserve)
+    parts.append(_SEP)
+    parts.extend(g.stock)
+    parts.append(_SEP)
+    parts.extend(g.up)
+    parts.extend(g.down)
+    parts.append(g.redeals_left)
+    return bytes(parts)
+
+
+def candidate_moves(g) -> list[str]:
+    """Every move text that might be legal here (a superset; the checker decides)."""
+    moves = []
+    for i, pile in enumerate(g.tableau):
+        if pile:
+            name = card_str(pile[-1])
+            moves.append(f"t{i + 1} U {name}")
+            moves.append(f"t{i + 1} D {name}")
+    for c in sorted(set(g.reserve)):
+        name = card_str(c)
+        moves.append(f"R U {name}")
+        moves.append(f"R D {name}")
+    for s in range(4):
+        if g.up[s]:
+            moves.append(f"U D {RANK_CHARS[g.up[s] - 1]}{SUITS[s]}")
+        if g.down[s]:
+            moves.append(f"D U {RANK_CHARS[g.down[s] - 1]}{SUITS[s]}")
+    moves.append("deal")
+    moves.append("redeal")
+    return moves
+
+
+def legal_successors(g) -> list[tuple[str, object]]:
+    """(move text, new state) for each move the checker accepts from ``g``."""
+    out = []
+    scratch = g.copy()
+    for text in candidate_moves(g):
+        try:
+            scratch.apply(text)
+        except IllegalMove:
+            continue  # apply raised before changing anything: scratch is still g
+        out.append((text, scratch))
+        scratch = g.copy()
+    return out
+
+
+def lower_bound(g) -> int:
+    """Moves still needed at least (see the module docstring)."""
+    per_deal = 6 if g.has_reserve else 4
+    return g.cards_left() + -(-len(g.stock) // per_deal)
+
+
+def _path(parent: dict, key: bytes) -> list[str]:
+    moves = []
+    while parent[key] is not None:
+        key, m = parent[key]
+        moves.append(m)
+    return moves[::-1]
+
+
+def solve_exhaustive(game: str, variant: dict | None, deck, ranks: int, *,
+                     max_states: int = 2_000_000, method: str = "astar"):
+    """Decide the deal exactly.
+
+    Returns ``(won, shortest_moves, states)``: whether some sequence of legal moves
+    wins, one shortest such sequence (None if lost), and how many distinct states were
+    met.  Raises StateCapExceeded once more than ``max_states`` distinct states are met.
+    """
+    start = GAMES[game](deck, variant, ranks=ranks)
+    k0 = state_key(start)
+    if start.won():
+        return True, [], 1
+    if method == "bfs":
+        return _bfs(start, k0, max_states)
+    if method == "astar":
+        return _astar(start, k0, max_states)
+    raise ValueError(f"unknown method {method!r}")
+
+
+def _bfs(start, k0: bytes, max_states: int):
+    parent: dict[bytes, tuple | None] = {k0: None}  # key -> (parent key, move text)
+    queue = deque([(k0, start)])
+    while queue:
+        key, g = queue.popleft()
+        for text, h in legal_successors(g):
+            hk = state_key(h)
+            if hk in parent:
+                continue
+            parent[hk] = (key, text)
+            if h.won():  # breadth-first: the first won state met is a nearest one
+                return True, _path(parent, hk), len(parent)
+            if len(parent) > max_states:
+                raise StateCapExceeded(f"more than {max_states} states")
+            queue.append((hk, h))
+    return False, None, len(parent)
+
+
+def _astar(start, k0: bytes, max_states: int):
+    parent: dict[bytes, tuple | None] = {k0: None}
+    best_g = {k0: 0}
+    tie = 0
+    # (f, -g, tie, g, key, state): among equal f, deeper states first; tie keeps it total.
+    heap = [(lower_bound(start), 0, tie, 0, k0, start)]
+    while heap:
+        _, _, _, g_cost, key, g = heapq.heappop(heap)
+        if g_cost > best_g[key]:
+            continue  # a stale entry: this state was reached more cheaply since
+        if g.won():
+            return True, _path(parent, key), len(best_g)
+        for text, h in legal_successors(g):
+            hk = state_key(h)
+            ng = g_cost + 1
+            old = best_g.get(hk)
+            if old is not None and old <= ng:
+                continue
+            best_g[hk] = ng
+            parent[hk] = (key, text)
+            if len(best_g) > max_states:
+                raise StateCapExceeded(f"more than {max_states} states")
+            tie += 1
+            heapq.heappush(heap, (ng + lower_bound(h), -ng, tie, ng, hk, h))
+    return False, None, len(best_g)
