@@ -97,9 +97,15 @@ def read_rows(folder: Path) -> pd.DataFrame:
     if not parts:
         return pd.DataFrame(columns=COLUMNS)
     df = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
-    # The runner never writes a seed twice, but two runs started by hand on the same
-    # folder could; the first row found wins so that every reader agrees.
-    return df.drop_duplicates("seed", keep="first").sort_values("seed", ignore_index=True)
+    # A seed has several rows after --retry-unknown (or two runs started by hand on
+    # one folder).  A decided row wins over an unknown one (won comes with a checked
+    # solution, lost with an exhausted search, so either is final); among unknowns the
+    # larger node budget wins; then the first part file, so that every reader agrees.
+    decided = (df["result"] != "unknown").astype(int)
+    budget = df["max_nodes"].fillna(-1)
+    order = pd.DataFrame({"seed": df["seed"], "d": -decided, "b": -budget, "i": range(len(df))})
+    keep = order.sort_values(["seed", "d", "b", "i"]).drop_duplicates("seed", keep="first").index
+    return df.loc[keep].sort_values("seed", ignore_index=True)
 
 
 def remove_stray_temps(folder: Path) -> int:
@@ -236,10 +242,13 @@ def run_winrate(
     tt_mb=None,
     chunk_size: int | None = None,
     out=None,
+    retry_unknown: bool = False,
 ) -> dict:
-    """Solve seeds start..start+n_deals-1 that are not on disk yet; print a summary
-    and rebuild the report.  ``variant`` is a variant dict or a list of key=value words.
-    Returns the summary of the requested seeds (stats.summarize keys plus run info)."""
+    """Solve seeds start..start+n_deals-1 that are not on disk yet (with
+    ``retry_unknown``, also those on disk as unknown, under the new limits); print a
+    summary and rebuild the report.  ``variant`` is a variant dict or a list of
+    key=value words.  Returns the summary of the requested seeds (stats.summarize
+    keys plus run info)."""
     from tqdm import tqdm
 
     out = out or sys.stdout
@@ -254,7 +263,10 @@ def run_winrate(
 
     limits = solve_limits(max_nodes, seconds, tt_mb)
     wanted = range(start, start + n_deals)
-    done = set(read_rows(folder)["seed"].tolist())
+    on_disk = read_rows(folder)
+    if retry_unknown:
+        on_disk = on_disk[on_disk["result"] != "unknown"]
+    done = set(on_disk["seed"].tolist())
     todo = [s for s in wanted if s not in done]
     tasks = [(game_name, variant, vstr, chunk, algorithm, limits) for chunk in chunk_seeds(todo, jobs, chunk_size)]
 

@@ -132,6 +132,8 @@ def build_parser() -> Parser:
     p.add_argument("--chunk-size", type=pos_int, help="deals per part file (default: automatic, at most 100)")
     p.add_argument("--out", default="results", metavar="DIR", help="results folder (default results)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--retry-unknown", action="store_true",
+                   help="solve again, under the limits given now, the deals on disk as unknown")
 
     p = sub.add_parser("report", help="rebuild a game's win-rate table and plot from disk")
     p.add_argument("game")
@@ -264,6 +266,7 @@ def cmd_winrate(args, out, argv) -> int:
         args.game, variant, args.start, args.deals, args.jobs, args.algorithm,
         args.max_nodes, args.seconds, args.out, progress=not args.no_progress,
         command=command, tt_mb=args.tt_mb, chunk_size=args.chunk_size, out=out,
+        retry_unknown=args.retry_unknown,
     )
     return 0
 

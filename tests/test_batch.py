@@ -122,6 +122,36 @@ def test_readers_deduplicate_by_seed(tmp_path, fake_solver):
     assert sorted(df["seed"]) == list(range(10))
 
 
+def test_retry_unknown_resolves_only_the_unknowns(tmp_path, fake_solver, monkeypatch):
+    """--retry-unknown solves again exactly the deals stored as unknown; the decided
+    new rows replace them in every reader, and an unknown retried row with the larger
+    budget replaces the old unknown."""
+    run(tmp_path, n=30, max_nodes=100)
+    before = batch.read_rows(folder(tmp_path))
+    unknown = set(before.loc[before["result"] == "unknown", "seed"])
+    assert unknown
+    fake_solver.clear()
+
+    def bigger(game_name, variant, deck, algorithm="dfs", max_nodes=5000, seconds=2.0, tt_mb=16):
+        fake_solver.append(tuple(int(c) for c in deck))
+        first = int(deck[0])
+        result = "won" if first % 2 else "unknown"  # some decided now, some still not
+        return SolveResult(result, ["c1 F AC"] if result == "won" else [], nodes=max_nodes, seconds=0.01)
+
+    monkeypatch.setattr(solve_mod, "solve_deal", bigger, raising=False)
+    run(tmp_path, n=30, max_nodes=1000, retry_unknown=True)
+    assert len(fake_solver) == len(unknown)
+    after = batch.read_rows(folder(tmp_path)).set_index("seed")
+    old = before.set_index("seed")
+    for seed in range(30):
+        if seed not in unknown:
+            assert after.loc[seed, "result"] == old.loc[seed, "result"]
+            assert after.loc[seed, "max_nodes"] == 100
+        else:
+            assert after.loc[seed, "max_nodes"] == 1000  # the retry's row, decided or not
+    assert len(all_part_rows(tmp_path)) == 30 + len(unknown)
+
+
 def test_summary_and_report(tmp_path, fake_solver, capsys):
     s = run(tmp_path, n=40)
     out = capsys.readouterr().out

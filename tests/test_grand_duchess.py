@@ -319,3 +319,43 @@ def test_tiny_lost_deck_against_the_oracle(variant):
         assert r.result == ("won" if won else "lost"), algorithm
         if won and algorithm == "astar" and not variant.get("foundation_transfer"):
             assert len(r.moves) == len(shortest)
+
+
+@pytest.mark.parametrize("variant,ranks,most", [
+    ({"redeals": 0}, 6, 18), ({"redeals": 1}, 6, 18),
+    # with transfers the test fires only earlier, with more cards left
+    ({"redeals": 0, "foundation_transfer": True}, 8, 44), ({"redeals": 1, "foundation_transfer": True}, 13, 56),
+], ids=str)
+def test_dead_end_test_only_cuts_lost_states(variant, ranks, most):
+    """is_dead's claim checked state by state: along random walks (mostly greedy, so
+    that they get far), the first state it calls dead with at most ``most`` cards left
+    is handed, as the checker's position, to the exhaustive oracle, which must find
+    it lost."""
+    from gd_oracle import StateCapExceeded, _astar, state_key
+
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(1, 400):
+        deck = seeded_deck(seed, 2, ranks)
+        st = gd.initial_state(deck, variant, ranks=ranks)
+        g = GAMES["grand-duchess"](deck, variant, ranks=ranks)
+        while True:
+            if st[gd.LEFT] <= most and gd.is_dead(st):
+                try:
+                    won, _, _ = _astar(g, state_key(g), 300_000)
+                except StateCapExceeded:
+                    break  # too big to check here; not evidence either way
+                assert not won, (seed, kernel_view(st))
+                checked += 1
+                break
+            moves = kernel_moves(st)
+            if not moves:
+                break
+            plays = [m for m in moves if m & 3 == gd.KIND_PLAY]
+            m = rng.choice(plays if plays and rng.random() < 0.9 else moves)
+            gd.apply_move(st, m)
+            for line in gd.move_text(m).split("\n"):
+                g.apply(line)
+        if checked >= 8:
+            break
+    assert checked >= 8

@@ -1,0 +1,93 @@
+"""Plot: win rate against the number of redeals, one line per game, from the runs
+under results/runs/ (``patience winrate GAME redeals=K ...``).
+
+    python experiments/plot_redeals.py                                   # Grand Duchess and Parisienne
+    python experiments/plot_redeals.py --games capricieuse --out results/capricieuse/winrate_vs_redeals.png
+
+Each point is won / deals with its 95% Wilson interval; where deals are unknown a
+dotted line runs up to the rate with every unknown counted won (the Wilson upper end
+of that bound), so the true rate lies between the point's interval and the line's top.
+Only deals decided or tried under each variant count, and the caption lists the
+commands that made the runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from solver.batch import _caption, load_variants
+from solver.games import get_game
+from solver.stats import summarize
+
+
+def redeal_points(out_dir: str, game_name: str) -> list[tuple[int, dict, list[str]]]:
+    """(redeals, summary, commands) for every run of the game that differs from the
+    standard rules at most in ``redeals``."""
+    default = get_game(game_name).VARIANTS["redeals"][-1]
+    points = []
+    for vstr, (df, meta) in load_variants(out_dir, game_name).items():
+        if vstr == "standard":
+            k = default
+        elif vstr.startswith("redeals=") and " " not in vstr:
+            k = int(vstr.split("=")[1])
+        else:
+            continue
+        points.append((k, summarize(df["result"]), meta.get("commands", [])))
+    return sorted(points, key=lambda p: p[0])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", default="grand-duchess,parisienne")
+    ap.add_argument("--results", default="results", help="the results folder holding runs/")
+    ap.add_argument("--out", default="results/grand-duchess/winrate_vs_redeals.png")
+    args = ap.parse_args()
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    commands = []
+    series = []
+    for game in args.games.split(","):
+        pts = redeal_points(args.results, game)
+        series.append((game, pts))
+        for _, _, cmds in pts:
+            commands += [c for c in cmds if c not in commands]
+    width = 7.5
+    caption = _caption(commands, width)
+    fig, ax = plt.subplots(figsize=(width, 4.5 + 0.13 * len(caption)))
+    for i, (game, pts) in enumerate(series):
+        if not pts:
+            continue
+        shift = (i - (len(series) - 1) / 2) * 0.06  # side by side, not on top of each other
+        xs = [k + shift for k, _, _ in pts]
+        won = [s["won"] / s["n"] for _, s, _ in pts]
+        lo = [max(0.0, w - s["lo"]) for w, (_, s, _) in zip(won, pts)]
+        hi = [max(0.0, s["hi"] - w) for w, (_, s, _) in zip(won, pts)]
+        line = ax.errorbar(xs, won, yerr=[lo, hi], fmt="o-", capsize=4,
+                           label=f"{game}: won / deals ({pts[0][1]['n']} deals each), 95% Wilson")
+        for x, (_, s, _) in zip(xs, pts):
+            if s["unknown"]:
+                ax.vlines(x, s["hi"], s["upper_hi"], colors=line[0].get_color(), linestyles="dotted")
+                ax.plot(x, s["upper"], "^", color=line[0].get_color(), alpha=0.6)
+    ax.plot([], [], "^:", color="grey", label="up to: unknown deals counted won")
+    ax.set_xticks(range(0, 4))
+    ax.set_xlabel("redeals allowed")
+    ax.set_ylabel("win rate (every card known)")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title("Win rate against redeals")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize="small", framealpha=0.8)
+    fig.text(0.01, 0.01, "\n".join(caption), fontsize=7, family="monospace", va="bottom")
+    height = fig.get_size_inches()[1]
+    fig.tight_layout(rect=(0, (0.15 + 0.13 * len(caption)) / height, 1, 1))
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.out, dpi=110)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
