@@ -73,6 +73,8 @@ UP0 = 12  # 4 up-foundation counts
 DN0 = 16  # 4 down-foundation counts
 H0 = 20  # 4 pile heights
 W0 = 24  # ordering weights (set_profile): 3 weights, noise mask, salt
+MACROS = 29  # transfer macros on the path so far (ordering only; not in the key)
+W_MACRO = 30  # score()'s weight for each (set_profile)
 P0 = 32  # piles: st[P0 + pile * CAP + pos]
 R0 = P0 + NPILES * CAP  # reserve slots
 K0 = R0 + RCAP  # stocks: st[K0 + round * SCAP + pos]
@@ -185,6 +187,7 @@ def set_profile(st, k: int) -> None:
     st[W0:W0 + 3] = PROFILES[k % len(PROFILES)]
     st[W0 + 3] = 0 if k < len(PROFILES) else 7
     st[W0 + 4] = k * 0x9E3779B97F4A7C15 % (1 << 62)
+    st[W_MACRO] = 30
 
 
 def layout_text(deck, variant: dict) -> str:
@@ -329,6 +332,7 @@ def apply_move(st, m):
         if (m >> 15) & 1:
             # transfer macro: whatever the split before, afterwards up holds 1..r, down NR..r
             _set_found(st, s, r, st[NR] + 1 - r)
+            st[MACROS] += 1
         elif dst == 0:
             _set_found(st, s, st[UP0 + s] + 1, st[DN0 + s])
         else:
@@ -430,6 +434,7 @@ def undo_move(st, m):
         if (m >> 15) & 1:
             u = (m >> 16) & 15  # the suit was at the meeting point u, NR-u
             _set_found(st, s, u, st[NR] - u)
+            st[MACROS] -= 1
         elif dst == 0:
             _set_found(st, s, st[UP0 + s] - 1, st[DN0 + s])
         else:
@@ -609,8 +614,10 @@ def _ready_count(st):
 
 @njit(cache=True)
 def score(st):
-    """Move ordering (lower first): fewer cards left, more cards ready, fewer redeals."""
-    v = st[W0] * st[LEFT] - st[W0 + 1] * _ready_count(st) + st[W0 + 2] * st[ROUND]
+    """Move ordering (lower first): fewer cards left, more cards ready, fewer redeals,
+    fewer transfer macros (a macro play commits a meeting suit's split; trying the
+    plain plays and the deal first finds wins sooner)."""
+    v = st[W0] * st[LEFT] - st[W0 + 1] * _ready_count(st) + st[W0 + 2] * st[ROUND] + st[W_MACRO] * st[MACROS]
     if st[W0 + 3]:
         x = (st[HASH1] ^ st[W0 + 4]) * -7046029254386353131
         v += (x >> 40) & st[W0 + 3]
