@@ -22,6 +22,7 @@ from ..cards import card_str, rank_of
 from ..search import astar as astar_engine
 from ..search import dfs as dfs_engine
 from ..search import specialise
+from .zobrist import zobrist_keys
 from ..variants import parse_variant
 
 NAME = "bakers-dozen"
@@ -56,24 +57,8 @@ PACK_LEN = MAXC + 52  # heights then cards, column by column
 MAX_MOVES = 13 * 14 + 16  # generous bound on moves from one state
 
 
-def _zobrist(seed: int) -> np.ndarray:
-    """Deterministic 64-bit keys from SplitMix64 (the same in every process and cache)."""
-    out = np.empty((52, 54), dtype=np.int64)
-    state = seed
-    mask = (1 << 64) - 1
-    for i in range(52):
-        for j in range(54):
-            state = (state + 0x9E3779B97F4A7C15) & mask
-            z = state
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-            z ^= z >> 31
-            out[i, j] = z - (1 << 64) if z >= 1 << 63 else z
-    return out
-
-
-Z1 = _zobrist(0xBA4E5D02)
-Z2 = _zobrist(0x5EED0F13)
+Z1 = zobrist_keys(0xBA4E5D02, 52 * 54).reshape(52, 54)  # (card, what lies beneath it)
+Z2 = zobrist_keys(0x5EED0F13, 52 * 54).reshape(52, 54)
 
 
 # ----------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from ..errors import PatienceError
 from ..search import astar as astar_engine
 from ..search import dfs as dfs_engine
 from ..search import specialise
+from .zobrist import zobrist_keys
 from ..variants import parse_variant
 
 NAME = "grand-duchess"
@@ -110,23 +111,8 @@ Z_SP = Z_ROUND + MAXROUNDS  # 105
 Z_LEN = Z_SP + SCAP + 1
 
 
-def _zobrist(seed: int, n: int) -> np.ndarray:
-    """Deterministic 64-bit keys from SplitMix64 (the same in every process and cache)."""
-    out = np.empty(n, dtype=np.int64)
-    state = seed
-    mask = (1 << 64) - 1
-    for i in range(n):
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        z ^= z >> 31
-        out[i] = z - (1 << 64) if z >= 1 << 63 else z
-    return out
-
-
-Z1 = _zobrist(0x6D0C4E55, Z_LEN)
-Z2 = _zobrist(0x1A7E5EED, Z_LEN)
+Z1 = zobrist_keys(0x6D0C4E55, Z_LEN)
+Z2 = zobrist_keys(0x1A7E5EED, Z_LEN)
 
 
 # ----------------------------------------------------------------------------------
