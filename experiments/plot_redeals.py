@@ -57,7 +57,7 @@ def main() -> None:
         for _, _, cmds in pts:
             commands += [c for c in cmds if c not in commands]
     width = 7.5
-    caption = _caption(commands, width)
+    caption = _caption(commands, width, most=40)
     fig, ax = plt.subplots(figsize=(width, 4.5 + 0.13 * len(caption)))
     for i, (game, pts) in enumerate(series):
         if not pts:

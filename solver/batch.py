@@ -462,12 +462,13 @@ def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: 
     return "\n".join(lines) + "\n"
 
 
-def _caption(commands: list[str], width_in: float) -> list[str]:
-    """The commands as caption lines wrapped to the figure width (7 pt monospace)."""
+def _caption(commands: list[str], width_in: float, most: int = 8) -> list[str]:
+    """The commands (at most ``most``) as caption lines wrapped to the figure width
+    (7 pt monospace)."""
     import textwrap
 
     chars = max(40, int((width_in - 0.2) / 0.075))
-    shown = commands[:8] + (["..."] if len(commands) > 8 else [])
+    shown = commands[:most] + (["..."] if len(commands) > most else [])
     return [line for c in shown for line in textwrap.wrap(c, chars, subsequent_indent="    ", break_on_hyphens=False)]
 
 
