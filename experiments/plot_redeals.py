@@ -57,7 +57,9 @@ def main() -> None:
         for _, _, cmds in pts:
             commands += [c for c in cmds if c not in commands]
     width = 7.5
-    caption = _caption(commands, width, most=40)
+    made_by = "made by: python experiments/plot_redeals.py " + " ".join(
+        f"--{k} {v}" for k, v in (("games", args.games), ("results", args.results), ("out", args.out)))
+    caption = _caption([made_by, "from the runs of:"] + commands, width, most=42)
     fig, ax = plt.subplots(figsize=(width, 4.5 + 0.13 * len(caption)))
     for i, (game, pts) in enumerate(series):
         if not pts:
