@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards import RANKS, SUITS, card_str, check_deck, rank_of, suit_of
+from ..cards import RANKS, SUITS, card_str, check_deck
 from ..errors import PatienceError
 from ..search import astar as astar_engine
 from ..search import dfs as dfs_engine
