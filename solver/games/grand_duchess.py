@@ -20,7 +20,7 @@ Keys: two 64-bit Zobrist sums over (stock position, card), (pile, height, card),
 up to date by every move.  The piles are not interchangeable (deals and redeals
 name them), so no symmetry is folded in.
 
-Moves are ints (``_play``, ``_deal``, ``REDEAL``).  A play carries its source
+Moves are ints (``_play``, ``_deal_move``, ``REDEAL``).  A play carries its source
 (pile 0..3, or 4 + reserve slot) and its foundation (U or D).  With
 ``foundation_transfer`` a play may be a macro: the transfers that bring the
 card's foundation to it, then the play (see ``gen_moves``); its text is several
@@ -522,8 +522,9 @@ def gen_moves(st, out, base):
     whose other copy is already on a foundation and which fits its one remaining
     foundation (with transfers: unless the suit is at its meeting point; once
     past it, up 1..u and down NR..d' overlap, no transfer is ever possible again,
-    and the argument below holds as without transfers).  Argument: any win must put this very card on that
-    foundation, and until it does nothing else can go there; playing it now only
+    and the argument below holds as without transfers).  Argument: any win must
+    put this very card on that foundation, and until it does nothing else can go
+    there; playing it now only
     uncovers the card beneath it, and in the last round removing a card changes
     nothing else (deals go to fixed piles; no redeal will gather the piles), so the
     win's remaining moves all stay legal.  Earlier rounds get no such rule: a card
