@@ -245,7 +245,8 @@ def run_winrate(
     retry_unknown: bool = False,
 ) -> dict:
     """Solve seeds start..start+n_deals-1 that are not on disk yet (with
-    ``retry_unknown``, also those on disk as unknown, under the new limits); print a
+    ``retry_unknown``, also those on disk as unknown that had a smaller node or time
+    budget than the one given now); print a
     summary and rebuild the report.  ``variant`` is a variant dict or a list of
     key=value words.  Returns the summary of the requested seeds (stats.summarize
     keys plus run info)."""
@@ -265,7 +266,10 @@ def run_winrate(
     wanted = range(start, start + n_deals)
     on_disk = read_rows(folder)
     if retry_unknown:
-        on_disk = on_disk[on_disk["result"] != "unknown"]
+        # an unknown deal is tried again only under a larger budget than it has had
+        bigger = (on_disk["max_nodes"].fillna(-1) < limits.get("max_nodes", -1)) | (
+            on_disk["max_seconds"].fillna(-1) < limits.get("seconds", -1))
+        on_disk = on_disk[(on_disk["result"] != "unknown") | ~bigger]
     done = set(on_disk["seed"].tolist())
     todo = [s for s in wanted if s not in done]
     tasks = [(game_name, variant, vstr, chunk, algorithm, limits) for chunk in chunk_seeds(todo, jobs, chunk_size)]

@@ -133,7 +133,7 @@ def build_parser() -> Parser:
     p.add_argument("--out", default="results", metavar="DIR", help="results folder (default results)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--retry-unknown", action="store_true",
-                   help="solve again, under the limits given now, the deals on disk as unknown")
+                   help="solve again the deals on disk as unknown that had a smaller budget than the one given now")
 
     p = sub.add_parser("report", help="rebuild a game's win-rate table and plot from disk")
     p.add_argument("game")

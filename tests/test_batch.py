@@ -150,6 +150,10 @@ def test_retry_unknown_resolves_only_the_unknowns(tmp_path, fake_solver, monkeyp
         else:
             assert after.loc[seed, "max_nodes"] == 1000  # the retry's row, decided or not
     assert len(all_part_rows(tmp_path)) == 30 + len(unknown)
+    # a second retry under the same budget has nothing left to try
+    fake_solver.clear()
+    run(tmp_path, n=30, max_nodes=1000, retry_unknown=True)
+    assert fake_solver == []
 
 
 def test_summary_and_report(tmp_path, fake_solver, capsys):
