@@ -129,6 +129,17 @@ def _rank_name(rank: int) -> str:
     return RANKS[rank - 1]
 
 
+def _move_card(word: str, ranks: int) -> int:
+    """The CARD word of a move; a bad code or a rank above ``ranks`` is an illegal move."""
+    try:
+        c = parse_card(word)
+    except PatienceError as e:
+        raise IllegalMove(str(e)) from None
+    if rank_of(c) > ranks:
+        raise IllegalMove(f"{card_str(c)} is not in this game's deck (ranks A..{_rank_name(ranks)})")
+    return c
+
+
 class BakersDozen:
     """Baker's Dozen as RULES.md states it, optionally shrunk to ``ranks`` and ``columns``."""
 
@@ -152,13 +163,7 @@ class BakersDozen:
         raise IllegalMove(f"unknown pile {word!r}: this game has columns c1..c{n} and the foundations F")
 
     def _card(self, word: str) -> int:
-        try:
-            c = parse_card(word)
-        except PatienceError as e:
-            raise IllegalMove(str(e)) from None
-        if rank_of(c) > self.ranks:
-            raise IllegalMove(f"{card_str(c)} is not in this game's deck (ranks A..{_rank_name(self.ranks)})")
-        return c
+        return _move_card(word, self.ranks)
 
     # -- the rules
 
@@ -331,13 +336,7 @@ class GrandDuchess:
     # -- reading a move
 
     def _card(self, word: str) -> int:
-        try:
-            c = parse_card(word)
-        except PatienceError as e:
-            raise IllegalMove(str(e)) from None
-        if rank_of(c) > self.ranks:
-            raise IllegalMove(f"{card_str(c)} is not in this game's deck (ranks A..{_rank_name(self.ranks)})")
-        return c
+        return _move_card(word, self.ranks)
 
     def _foundation_name(self, which: str, s: int) -> str:
         return f"the {SUIT_NAMES[s]} {'up' if which == 'U' else 'down'} foundation"
