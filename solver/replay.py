@@ -6,6 +6,7 @@ text of RULES.md and NOTATION.md, so a bug in a search kernel cannot hide itself
 also being in the checker.  Speed does not matter here; being obviously right does.
 
 Each game is a small rule class: ``__init__(deck, variant, ranks=..., columns=...)``
+(``columns=None`` is the game's own number of piles)
 deals the layout, ``apply(move_text)`` makes one move or raises ``IllegalMove`` with
 the reason, ``won()`` says whether every card is on the foundations.  ``GAMES`` maps
 the NOTATION.md game name to its class; a new game is one class and one entry.
@@ -145,8 +146,9 @@ class BakersDozen:
 
     name = "bakers-dozen"
 
-    def __init__(self, deck, variant: dict | None = None, *, ranks: int = 13, columns: int = 13):
+    def __init__(self, deck, variant: dict | None = None, *, ranks: int = 13, columns: int | None = 13):
         self.variant = _bakers_dozen_variant(variant)
+        columns = 13 if columns is None else columns
         self.ranks = ranks
         self.columns = deal_columns(deck, self.variant, ranks=ranks, columns=columns)
         self.foundation = [0] * 4  # highest rank on each suit's foundation, 0 = none yet
@@ -505,18 +507,256 @@ class Parisienne(GrandDuchess):
         return stock
 
 
+# ------------------------------------------------------------------- Capricieuse
+
+CAPRICIEUSE_VARIANT = {"redeals": 2, "deal_plays": True}
+CAPRICIEUSE_PILES = 12  # p1..p12 in the real game
+
+
+def _capricieuse_variant(variant: dict | None) -> dict:
+    """The variant with defaults filled in; unknown keys and bad values are errors."""
+    full = dict(CAPRICIEUSE_VARIANT)
+    for key, value in (variant or {}).items():
+        if key not in full:
+            raise PatienceError(f"unknown variant {key!r} for capricieuse (known: {', '.join(full)})")
+        full[key] = value
+    redeals = full["redeals"]
+    # bool is a subclass of int in Python; "redeals=True" is a mistake, not 1.
+    if isinstance(redeals, bool) or not isinstance(redeals, int) or not 0 <= redeals <= 2:
+        raise PatienceError(f"variant redeals takes a whole number from 0 to 2, not {redeals!r}")
+    if not isinstance(full["deal_plays"], bool):
+        raise PatienceError(f"variant deal_plays must be true or false, not {full['deal_plays']!r}")
+    return full
+
+
+def capricieuse_fits(c: int, which: str, up: list[int], down: list[int], ranks: int) -> str | None:
+    """None if card c fits the up ('U') or down ('D') foundation of its suit, else why not.
+
+    ``up[s]`` / ``down[s]`` are the top ranks of suit s's foundations, 0 when empty:
+    an up foundation starts with the ace and is built up to rank ``ranks``, a down
+    foundation starts with rank ``ranks`` (the king's part) and is built down to the ace.
+    """
+    s, r, n = suit_of(c), rank_of(c), ranks
+    where = f"{card_str(c)} cannot go to the {SUIT_NAMES[s]} {'up' if which == 'U' else 'down'} foundation"
+    if which == "U":
+        top = up[s]
+        if top == 0:
+            return None if r == 1 else f"{where}: it is empty and an up foundation starts with the ace"
+        if top == n:
+            return f"{where}: it is complete (up to {_rank_name(n)}{SUITS[s]})"
+        want = top + 1
+    else:
+        top = down[s]
+        if top == 0:
+            return None if r == n else (
+                f"{where}: it is empty and a down foundation starts with the king (rank {_rank_name(n)})"
+            )
+        if top == 1:
+            return f"{where}: it is complete (down to A{SUITS[s]})"
+        want = top - 1
+    if r == want:
+        return None
+    return f"{where}: it has {_rank_name(top)}{SUITS[s]} on top, so it takes {_rank_name(want)}{SUITS[s]} next"
+
+
+def capricieuse_deal(stock, piles: list[list[int]], up: list[int], down: list[int],
+                     ranks: int, deal_plays: bool = True) -> list[tuple[str, int]]:
+    """The Capricieuse deal procedure (RULES.md), changing ``piles``, ``up``, ``down`` in place.
+
+    The cards of ``stock`` (first dealt first) are dealt one at a time to the piles in
+    turn, p1 p2 .. pN p1 ..  With ``deal_plays``, a card that fits a foundation when it
+    is dealt goes there at once (up first if it fits both) and the next card is dealt to
+    the same pile; only the card being dealt is checked, never the cards already on the
+    piles.  Without ``deal_plays`` every card goes to its pile in turn.
+
+    Returns the foundation plays made, ``("U" | "D", card)`` in the order they happened.
+    """
+    plays: list[tuple[str, int]] = []
+    i = 0  # the pile the next card goes to
+    for c in stock:
+        if deal_plays:
+            placed = False
+            for which in ("U", "D"):  # a card that fits both goes up
+                if capricieuse_fits(c, which, up, down, ranks) is None:
+                    if which == "U":
+                        up[suit_of(c)] = rank_of(c)
+                    else:
+                        down[suit_of(c)] = rank_of(c)
+                    plays.append((which, c))
+                    placed = True
+                    break
+            if placed:
+                continue  # the next card goes to the same pile
+        piles[i].append(c)
+        i = (i + 1) % len(piles)
+    return plays
+
+
+class Capricieuse:
+    """Capricieuse as RULES.md states it, optionally shrunk to ``ranks`` and ``columns`` piles.
+
+    The state, all plain lists and ints (read them freely; change them only via ``apply``):
+
+    - ``piles``: N lists (12 unless ``columns`` says otherwise), ``piles[0]`` is p1, each
+      listed bottom to top (top = [-1]).
+    - ``up[s]`` / ``down[s]``: the rank of the top card of suit s's up / down foundation
+      (suits C D H S = 0..3), 0 when that foundation is empty.  An up foundation holds
+      A..up[s], a down foundation holds ranks..down[s], so the top rank says everything.
+    - ``round``: 1 for the first round, +1 per redeal; ``redeals_left``.
+
+    There is no stock between moves: the deal procedure runs at once, in ``__init__``
+    and inside each ``redeal``, and its foundation plays are not moves.
+    """
+
+    name = "capricieuse"
+
+    def __init__(self, deck, variant: dict | None = None, *, ranks: int = 13, columns: int | None = None):
+        if isinstance(ranks, bool) or not isinstance(ranks, int) or not 1 <= ranks <= 13:
+            raise PatienceError(f"ranks must be from 1 to 13, not {ranks!r}")
+        columns = CAPRICIEUSE_PILES if columns is None else columns
+        if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= CAPRICIEUSE_PILES:
+            raise PatienceError(f"{self.name} has from 1 to {CAPRICIEUSE_PILES} piles, not columns={columns!r}")
+        self.variant = _capricieuse_variant(variant)
+        if ranks == 1 and not self.variant["deal_plays"]:
+            # With one rank the ace is also the king: "the first copy of each ace and
+            # each king" would put one card on two foundations.
+            raise PatienceError("capricieuse deal_plays=false needs ranks of at least 2 (with ranks=1 the ace is also the king)")
+        self.ranks = ranks
+        cards = [int(c) for c in deck]
+        check_deck(cards, packs=2, ranks=ranks)
+        self.piles: list[list[int]] = [[] for _ in range(columns)]
+        self.up = [0] * 4
+        self.down = [0] * 4
+        self.round = 1
+        self.redeals_left = self.variant["redeals"]
+        stock = cards
+        if not self.variant["deal_plays"]:
+            # PySolFC: the first copy of each ace and each king starts its foundation.
+            stock = []
+            for c in cards:
+                s, r = suit_of(c), rank_of(c)
+                if r == 1 and self.up[s] == 0:
+                    self.up[s] = 1
+                elif r == ranks and self.down[s] == 0:
+                    self.down[s] = ranks
+                else:
+                    stock.append(c)
+        self._deal(stock)
+
+    def _deal(self, stock: list[int]) -> None:
+        capricieuse_deal(stock, self.piles, self.up, self.down, self.ranks, self.variant["deal_plays"])
+
+    def copy(self):
+        """An independent copy of the whole state (for searches over the rules)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.piles = [list(p) for p in self.piles]
+        other.up = list(self.up)
+        other.down = list(self.down)
+        return other
+
+    # -- reading a move
+
+    def _pile(self, word: str) -> int:
+        """Index of pile ``pN``; any other name is not a pile of this game."""
+        n = len(self.piles)
+        # str(int(...)) == digits rejects spellings like "p03" or "p+3".
+        if word.startswith("p") and word[1:].isdigit() and str(int(word[1:])) == word[1:]:
+            if 1 <= int(word[1:]) <= n:
+                return int(word[1:]) - 1
+        raise IllegalMove(f"unknown pile {word!r}: this game has piles p1..p{n} and the foundations U and D")
+
+    # -- the rules
+
+    def apply(self, move_text: str) -> None:
+        words = move_text.split()
+        if len(words) == 1:
+            if words[0] == "redeal":
+                self._redeal()
+                return
+            if words[0] == "deal":
+                raise IllegalMove("there is no 'deal' move in capricieuse: the deal runs by itself, at the start and after each redeal")
+            raise IllegalMove(
+                f"{words[0]!r} is not a move in {self.name} (moves are 'pN U|D CARD', 'pN pM CARD' and 'redeal')"
+            )
+        if len(words) != 3:
+            raise IllegalMove(f"a move is three words 'SOURCE DESTINATION CARD' or one word, this has {len(words)}")
+        src_word, dst_word, card_word = words
+        if src_word in ("U", "D"):
+            raise IllegalMove("a card on a foundation never moves again")
+        src = self._pile(src_word)
+        dst = dst_word if dst_word in ("U", "D") else self._pile(dst_word)
+        c = _move_card(card_word, self.ranks)
+        name = card_str(c)
+
+        # Only the top card of a pile moves.
+        pile = self.piles[src]
+        if not pile:
+            raise IllegalMove(f"{src_word} is empty")
+        if pile[-1] != c:
+            raise IllegalMove(f"{name} is not the top card of {src_word} (top is {card_str(pile[-1])})")
+
+        if dst in ("U", "D"):
+            why = capricieuse_fits(c, dst, self.up, self.down, self.ranks)
+            if why:
+                raise IllegalMove(why)
+            pile.pop()
+            if dst == "U":
+                self.up[suit_of(c)] = rank_of(c)
+            else:
+                self.down[suit_of(c)] = rank_of(c)
+            return
+
+        if dst == src:
+            raise IllegalMove("a card cannot move onto its own pile")
+        target = self.piles[dst]
+        if target:
+            # Onto a card of the same suit one rank higher or lower; K and A are not adjacent.
+            top = target[-1]
+            if suit_of(top) != suit_of(c) or abs(rank_of(top) - rank_of(c)) != 1:
+                s, r = suit_of(c), rank_of(c)
+                wanted = [f"{_rank_name(x)}{SUITS[s]}" for x in (r - 1, r + 1) if 1 <= x <= self.ranks]
+                needs = f"it needs {' or '.join(wanted)} (same suit, one rank lower or higher)" if wanted else (
+                    "no card is one rank from it"
+                )
+                raise IllegalMove(f"{name} cannot go on {card_str(top)}, the top card of {dst_word}: {needs}")
+        # An empty pile takes any card.
+        target.append(pile.pop())
+
+    def _redeal(self) -> None:
+        if self.redeals_left == 0:
+            allowed = self.variant["redeals"]
+            raise IllegalMove(f"redeal: no redeals left (this game allows {allowed})")
+        # p1 on p2, .. on pN, turned face down: the new stock deals pN first, each pile
+        # from its bottom card up, then pN-1, .., p1; the deal starts again at p1.
+        stock = [c for p in reversed(self.piles) for c in p]
+        self.piles = [[] for _ in self.piles]
+        self.redeals_left -= 1
+        self.round += 1
+        self._deal(stock)
+
+    def cards_left(self) -> int:
+        """Cards not on the foundations."""
+        return sum(len(p) for p in self.piles)
+
+    def won(self) -> bool:
+        return self.cards_left() == 0
+
+
 # Game name (NOTATION.md) -> rule class.
 GAMES = {
     "bakers-dozen": BakersDozen,
     "grand-duchess": GrandDuchess,
     "parisienne": Parisienne,
+    "capricieuse": Capricieuse,
 }
 
 
 # --------------------------------------------------------------------------- replay
 
 
-def replay(game: str, variant: dict, deck, moves: list[str], *, ranks: int = 13, columns: int = 13) -> ReplayResult:
+def replay(game: str, variant: dict, deck, moves: list[str], *, ranks: int = 13,
+           columns: int | None = None) -> ReplayResult:
     """Play ``moves`` from the deal of ``deck``; stop at the first illegal move.
 
     A bad game, variant or deck is the caller's input error (PatienceError); a bad

@@ -139,8 +139,9 @@ def _portfolio(game, st0, max_nodes, deadline, tt_mb, best_first):
 
 
 def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max_nodes: int = 2_000_000,
-               seconds: float = 60.0, tt_mb: float = 64, ranks: int = 13, columns: int = 13) -> SolveResult:
-    """Solve one deal; ``ranks``/``columns`` shrink the game for exhaustive tests."""
+               seconds: float = 60.0, tt_mb: float = 64, ranks: int = 13, columns: int | None = None) -> SolveResult:
+    """Solve one deal; ``ranks``/``columns`` shrink the game for exhaustive tests
+    (``columns=None``: the game's own number of piles)."""
     game = get_game(game_name)
     st0 = game.initial_state(deck, variant, ranks=ranks, columns=columns)
     _warm_up(game, st0, tt_mb)

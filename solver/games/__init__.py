@@ -12,7 +12,7 @@ REGISTRY = {
     "grand-duchess": "grand_duchess",
     "parisienne": "parisienne",
     "duchess": None,
-    "capricieuse": None,
+    "capricieuse": "capricieuse",
     "russian-patience": None,
 }
 

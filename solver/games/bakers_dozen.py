@@ -75,7 +75,8 @@ def layout_columns(deck, variant: dict, ranks: int = 13, columns: int = 13) -> l
     return cols
 
 
-def initial_state(deck, variant: dict, ranks: int = 13, columns: int = 13) -> np.ndarray:
+def initial_state(deck, variant: dict, ranks: int = 13, columns: int | None = 13) -> np.ndarray:
+    columns = MAXC if columns is None else columns
     st = np.zeros(STATE_LEN, dtype=np.int64)
     st[NCOLS] = columns
     st[NRANKS] = ranks

@@ -1,0 +1,171 @@
+"""Exhaustive shortest-path oracle for tiny Capricieuse deals.
+
+A test oracle, not product code: it knows no strategy at all.  From a state of the
+independent checker (solver.replay.Capricieuse), it writes down every move text that
+could be legal -- the top card of each pile to U, to D and onto every other pile, plus
+``redeal`` -- and lets the checker decide: a candidate that raises IllegalMove is
+dropped.  So the oracle's notion of a legal move is exactly the checker's.  (The
+checker's ``apply`` changes nothing when it raises, so one scratch copy serves all the
+illegal candidates of a state.)
+
+States are compared by an exact key of the whole state: the piles in order (no
+symmetry between piles is used), the eight foundation tops and the redeals left.  There
+is no stock between moves (the deal procedure runs inside ``__init__`` and ``redeal``).
+Two copies of a card have the same code, so states that differ only in which copy lies
+where are one state, as RULES.md says copies are interchangeable.  ``round`` is left
+out of the key: it is fixed by the redeals left.
+
+Two exact search orders, both returning a shortest solution (every move costs 1):
+
+- ``method="bfs"``: plain breadth-first search.
+- ``method="astar"`` (default): A* with the lower bound
+  ``h = cards_left`` when no redeal is left, else ``h = min(cards_left, 1)``.
+
+  Admissible: with no redeal left, cards reach the foundations only by a move of their
+  own (automatic plays happen only inside a deal, and a deal happens only in a redeal),
+  one card a move, so at least ``cards_left`` moves remain.  With a redeal left, one
+  ``redeal`` may put any number of cards on the foundations, so all we can say is that
+  an unwon state needs at least one more move.
+  Consistent (h(s) <= 1 + h(s') for every move s -> s'): with no redeal left, a
+  foundation move lowers cards_left by exactly 1 and a pile-to-pile move leaves it, and
+  no redeal is possible; with a redeal left, h(s) <= 1 <= 1 + h(s') whatever s' is
+  (h >= 0 always).  So the first won state taken off the queue is a shortest win.  A
+  lost deal is still searched to the last reachable state.
+
+``max_states`` bounds the distinct states met; past it the search raises.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+
+from solver.cards import card_str
+from solver.replay import GAMES, IllegalMove
+
+_SEP = 255  # not a card code
+
+
+class StateCapExceeded(RuntimeError):
+    """The search met more than ``max_states`` distinct states without finishing."""
+
+
+def state_key(g) -> bytes:
+    """Everything that decides the rest of the game, packed into bytes (cards are 0..51)."""
+    parts = []
+    for pile in g.piles:
+        parts.extend(pile)
+        parts.append(_SEP)
+    parts.extend(g.up)
+    parts.extend(g.down)
+    parts.append(g.redeals_left)
+    return bytes(parts)
+
+
+def candidate_moves(g) -> list[str]:
+    """Every move text that might be legal here (a superset; the checker decides)."""
+    moves = []
+    n = len(g.piles)
+    for i, pile in enumerate(g.piles):
+        if not pile:
+            continue
+        name = card_str(pile[-1])
+        moves.append(f"p{i + 1} U {name}")
+        moves.append(f"p{i + 1} D {name}")
+        for j in range(n):
+            if j != i:
+                moves.append(f"p{i + 1} p{j + 1} {name}")
+    moves.append("redeal")
+    return moves
+
+
+def legal_successors(g) -> list[tuple[str, object]]:
+    """(move text, new state) for each move the checker accepts from ``g``."""
+    out = []
+    scratch = g.copy()
+    for text in candidate_moves(g):
+        try:
+            scratch.apply(text)
+        except IllegalMove:
+            continue  # apply raised before changing anything: scratch is still g
+        out.append((text, scratch))
+        scratch = g.copy()
+    return out
+
+
+def lower_bound(g) -> int:
+    """Moves still needed at least (see the module docstring)."""
+    left = g.cards_left()
+    return left if g.redeals_left == 0 else min(left, 1)
+
+
+def _path(parent: dict, key: bytes) -> list[str]:
+    moves = []
+    while parent[key] is not None:
+        key, m = parent[key]
+        moves.append(m)
+    return moves[::-1]
+
+
+def solve_exhaustive(game: str, variant: dict | None, deck, ranks: int, columns: int | None = None, *,
+                     max_states: int = 2_000_000, method: str = "astar"):
+    """Decide the deal exactly.
+
+    Returns ``(won, shortest_moves, states)``: whether some sequence of legal moves
+    wins, one shortest such sequence (None if lost), and how many distinct states were
+    met.  Raises StateCapExceeded once more than ``max_states`` distinct states are met.
+    """
+    start = GAMES[game](deck, variant, ranks=ranks, columns=columns)
+    k0 = state_key(start)
+    if start.won():
+        return True, [], 1
+    if method == "bfs":
+        return _bfs(start, k0, max_states)
+    if method == "astar":
+        return _astar(start, k0, max_states)
+    raise ValueError(f"unknown method {method!r}")
+
+
+def _bfs(start, k0: bytes, max_states: int):
+    parent: dict[bytes, tuple | None] = {k0: None}  # key -> (parent key, move text)
+    queue = deque([(k0, start)])
+    while queue:
+        key, g = queue.popleft()
+        for text, h in legal_successors(g):
+            hk = state_key(h)
+            if hk in parent:
+                continue
+            parent[hk] = (key, text)
+            if h.won():  # breadth-first: the first won state met is a nearest one
+                return True, _path(parent, hk), len(parent)
+            if len(parent) > max_states:
+                raise StateCapExceeded(f"more than {max_states} states")
+            queue.append((hk, h))
+    return False, None, len(parent)
+
+
+def _astar(start, k0: bytes, max_states: int):
+    parent: dict[bytes, tuple | None] = {k0: None}
+    best_g = {k0: 0}
+    tie = 0
+    # (f, -g, tie, g, key, state): among equal f, deeper states first; tie keeps it total.
+    heap = [(lower_bound(start), 0, tie, 0, k0, start)]
+    while heap:
+        _, _, _, g_cost, key, g = heapq.heappop(heap)
+        if g_cost > best_g[key]:
+            continue  # a stale entry: this state was reached more cheaply since
+        if g.won():
+            return True, _path(parent, key), len(best_g)
+        for text, h in legal_successors(g):
+            hk = state_key(h)
+            ng = g_cost + 1
+            old = best_g.get(hk)
+            if old is not None and old <= ng:
+                continue
+            best_g[hk] = ng
+            parent[hk] = (key, text)
+            if len(best_g) > max_states:
+                raise StateCapExceeded(f"more than {max_states} states")
+            tie += 1
+            heapq.heappush(heap, (ng + lower_bound(h), -ng, tie, ng, hk, h))
+    return False, None, len(best_g)
