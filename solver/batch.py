@@ -318,7 +318,16 @@ def _warn_mixed_settings(df: pd.DataFrame, algorithm: str, limits: dict) -> None
 
 
 def pct(x) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+    """A percentage to one decimal, or to as many more (up to three) as keep a rate
+    that is not exactly 0 or 1 from reading as 0.0% or 100.0%."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    for digits in (1, 2, 3):
+        text = f"{100 * x:.{digits}f}"
+        if 0 < x < 1 and float(text) in (0.0, 100.0):
+            continue
+        break
+    return f"{text}%"
 
 
 def rate_text(s: dict) -> str:

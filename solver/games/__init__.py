@@ -11,7 +11,7 @@ REGISTRY = {
     "bakers-dozen": "bakers_dozen",
     "grand-duchess": "grand_duchess",
     "parisienne": "parisienne",
-    "duchess": None,
+    "duchess": "duchess",
     "capricieuse": "capricieuse",
     "russian-patience": None,
 }

@@ -1,0 +1,710 @@
+"""Duchess (Glenwood), RULES.md: state encoding and rules as numba kernels.
+
+State: one int64 array ``st`` (layout below).  The four reserve fans keep the cards
+they were dealt (they never grow), so a fan is its height.  Columns hold card codes
+bottom to top.  The stock is the round's talon array with a pointer (cards before
+it have been dealt); the waste is a stack.  A redeal makes the waste the new talon
+and saves the old one, which is what its undo restores.  Foundations are counts;
+before the first move the base rank is -1, and the first move (a fan's top card to
+its foundation) sets it.  A suit with k cards home takes rank (base + k) mod NR
+next (ranks are 0-based here).
+
+Keys: two 64-bit Zobrist sums over the fan heights, (stock position, card),
+(waste position, card), foundation counts, the base and the round.  Columns are
+interchangeable (any space takes the same cards, and no rule names a column), so
+each column has running hashes of (height, card) and the key sums a nonlinear mix
+of them: states that differ only by the order of the columns are one state.
+
+Moves are ints: kind in bits 0-2, card << 3, source << 9 (columns 0-3, fans 4-7,
+``WASTE``, ``STOCK``), destination column << 13, cards moved << 16 (a run), and bit
+22 for the first move, which chooses the base rank.
+
+Tiny variants (``ranks`` from 4 up) exist for exhaustive tests: rank ``ranks``
+plays the king's part and wraps to the ace.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import RANKS, SUITS, card_str, check_deck
+from ..errors import PatienceError
+from ..search import astar as astar_engine
+from ..search import dfs as dfs_engine
+from ..search import specialise
+from ..variants import parse_variant
+from .zobrist import zobrist_keys
+
+NAME = "duchess"
+PACKS = 1
+VARIANTS = {
+    "redeals": (("int", 0, 1), 1),
+    "moves": (("any", "whole"), "any"),
+}
+
+NCOLS = 4
+NFANS = 4
+FAN_CARDS = 3
+CAP = 56  # cards a column can hold (all 52, with room)
+WASTE = 8  # source codes after the columns (0-3) and the fans (4-7)
+STOCK = 9
+
+# state layout
+BASE = 0  # 0-based base rank, -1 before the first move
+NR = 1  # ranks in play
+ROUND = 2  # redeals made
+MAXRED = 3
+WHOLE = 4  # moves=whole
+LEFT = 5  # cards not on the foundations
+HASH1 = 6
+HASH2 = 7
+RESLEFT = 8  # reserve cards left
+TN = 9  # talon length this round
+TK = 10  # stock pointer: talon[TK:TN] is the stock, top first
+WN = 11  # waste size
+F0 = 12  # 4 foundation counts
+FH0 = 16  # 4 fan heights
+H0 = 20  # 4 column heights
+CH1 = 24  # running hash of each column (key 1)
+CH2 = 28  # (key 2)
+W0 = 32  # ordering weights (set_profile): 3 weights, noise mask, salt
+FAN0 = 40  # fans: st[FAN0 + fan * 3 + pos], bottom to top
+COL0 = FAN0 + NFANS * FAN_CARDS  # columns: st[COL0 + col * CAP + pos]
+TAL0 = COL0 + NCOLS * CAP  # the talon of this round
+WST0 = TAL0 + 52  # the waste, bottom to top
+SNAP0 = WST0 + 52  # the talon before the redeal: TN, TK, cards
+STATE_LEN = SNAP0 + 2 + 52
+
+PACK_LEN = 20 + 52  # counters, then column cards, stock, waste
+MAX_MOVES = 160
+
+KIND_FOUNDATION = 0
+KIND_COLUMN = 1
+KIND_DEAL = 2
+KIND_REDEAL = 3
+FIRST = 1 << 22
+
+# Zobrist tables: one flat array per key, indexed by the offsets below
+Z_COL = 0  # (height, card): CAP x 52
+Z_FAN = Z_COL + CAP * 52  # (fan, height): 4 x 4
+Z_STK = Z_FAN + NFANS * (FAN_CARDS + 1)  # (position, card): 52 x 52
+Z_WST = Z_STK + 52 * 52  # (position, card): 52 x 52
+Z_F = Z_WST + 52 * 52  # (suit, count): 4 x 14
+Z_BASE = Z_F + 4 * 14  # 14: base + 1
+Z_ROUND = Z_BASE + 14
+Z_LEN = Z_ROUND + 2
+
+Z1 = zobrist_keys(0xD0C4E55A, Z_LEN)
+Z2 = zobrist_keys(0x61E4700D, Z_LEN)
+
+
+# ----------------------------------------------------------------------------------
+# setting up a deal (plain Python: runs once per deal)
+
+
+def _full_variant(variant: dict) -> dict:
+    full = parse_variant(NAME, VARIANTS, [])
+    for k, v in (variant or {}).items():
+        if k not in full:
+            raise PatienceError(f"unknown variant {k!r} for {NAME} (known: {', '.join(full)})")
+        full[k] = v
+    return full
+
+
+def initial_state(deck, variant: dict, ranks: int = 13, columns: int | None = None) -> np.ndarray:
+    """The layout: fans, the four column cards, the stock; no move made yet."""
+    full = _full_variant(variant)
+    if not 4 <= ranks <= 13:
+        raise PatienceError(f"ranks must be from 4 to 13 (the layout takes 16 cards), not {ranks}")
+    if columns not in (None, NCOLS):
+        raise PatienceError(f"{NAME} always has four columns t1..t4; columns={columns} is not supported")
+    cards = [int(c) for c in deck]
+    check_deck(cards, packs=PACKS, ranks=ranks)
+    st = np.zeros(STATE_LEN, dtype=np.int64)
+    st[BASE] = -1
+    st[NR] = ranks
+    st[MAXRED] = full["redeals"]
+    st[WHOLE] = 1 if full["moves"] == "whole" else 0
+    for i in range(12):
+        f = i % NFANS
+        st[FAN0 + f * FAN_CARDS + i // NFANS] = cards[i]
+    for f in range(NFANS):
+        st[FH0 + f] = FAN_CARDS
+    st[RESLEFT] = 12
+    for col in range(NCOLS):
+        st[COL0 + col * CAP] = cards[12 + col]
+        st[H0 + col] = 1
+    stock = cards[16:]
+    for i, c in enumerate(stock):
+        st[TAL0 + i] = c
+    st[TN] = len(stock)
+    st[LEFT] = len(cards)
+    set_profile(st, 0)
+    rehash(st)
+    return st
+
+
+# Weights of score(): (cards left, cards above the cards the foundations need next,
+# redeals used); different profiles give differently ordered searches for restarts.
+PROFILES = [(8, 2, 20), (8, 1, 40), (8, 4, 10), (8, 0, 20), (8, 3, 60), (8, 6, 0)]
+
+
+def set_profile(st, k: int) -> None:
+    """Ordering of attempt k: the fixed profiles first, then the same with a little
+    state-hashed noise (salted by k) so that every later restart orders differently."""
+    st[W0:W0 + 3] = PROFILES[k % len(PROFILES)]
+    st[W0 + 3] = 0 if k < len(PROFILES) else 7
+    st[W0 + 4] = k * 0x9E3779B97F4A7C15 % (1 << 62)
+
+
+def layout_text(deck, variant: dict) -> str:
+    st = initial_state(deck, variant)
+    lines = ["Duchess, the layout (fans and columns bottom to top; the stock top first)"]
+    for f in range(NFANS):
+        lines.append(f"r{f + 1}  " + " ".join(card_str(int(st[FAN0 + f * FAN_CARDS + i])) for i in range(FAN_CARDS)))
+    for col in range(NCOLS):
+        lines.append(f"t{col + 1}  " + card_str(int(st[COL0 + col * CAP])))
+    lines.append("S   " + " ".join(card_str(int(st[TAL0 + i])) for i in range(st[TN])))
+    return "\n".join(lines)
+
+
+def _source_text(src: int) -> str:
+    if src < NCOLS:
+        return f"t{src + 1}"
+    if src < WASTE:
+        return f"r{src - NCOLS + 1}"
+    return "W" if src == WASTE else "S"
+
+
+def move_text(m: int) -> str:
+    kind = m & 7
+    if kind == KIND_DEAL:
+        return "deal"
+    if kind == KIND_REDEAL:
+        return "redeal"
+    c, src, dst = (m >> 3) & 63, (m >> 9) & 15, (m >> 13) & 7
+    to = "F" if kind == KIND_FOUNDATION else f"t{dst + 1}"
+    return f"{_source_text(src)} {to} {card_str(c)}"
+
+
+# ----------------------------------------------------------------------------------
+# kernels
+
+
+@njit(cache=True)
+def _mix(x):
+    """SplitMix64's finaliser: a column's hash enters the key nonlinearly, so that a
+    sum over columns tells different columns apart."""
+    z = np.uint64(x)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return np.int64(z)
+
+
+@njit(cache=True)
+def rehash(st):
+    h1 = Z1[Z_BASE + st[BASE] + 1] + Z1[Z_ROUND + st[ROUND]]
+    h2 = Z2[Z_BASE + st[BASE] + 1] + Z2[Z_ROUND + st[ROUND]]
+    for col in range(NCOLS):
+        a = 0
+        b = 0
+        for i in range(st[H0 + col]):
+            z = Z_COL + i * 52 + st[COL0 + col * CAP + i]
+            a += Z1[z]
+            b += Z2[z]
+        st[CH1 + col] = a
+        st[CH2 + col] = b
+        h1 += _mix(a)
+        h2 += _mix(b)
+    for f in range(NFANS):
+        z = Z_FAN + f * (FAN_CARDS + 1) + st[FH0 + f]
+        h1 += Z1[z]
+        h2 += Z2[z]
+    for i in range(st[TK], st[TN]):
+        z = Z_STK + i * 52 + st[TAL0 + i]
+        h1 += Z1[z]
+        h2 += Z2[z]
+    for i in range(st[WN]):
+        z = Z_WST + i * 52 + st[WST0 + i]
+        h1 += Z1[z]
+        h2 += Z2[z]
+    for s in range(4):
+        h1 += Z1[Z_F + s * 14 + st[F0 + s]]
+        h2 += Z2[Z_F + s * 14 + st[F0 + s]]
+    st[HASH1] = h1
+    st[HASH2] = h2
+
+
+@njit(cache=True)
+def key1(st):
+    return st[HASH1]
+
+
+@njit(cache=True)
+def key2(st):
+    return st[HASH2]
+
+
+@njit(cache=True)
+def is_won(st):
+    return st[LEFT] == 0
+
+
+@njit(cache=True)
+def _term(st, z, sign):
+    st[HASH1] += sign * Z1[z]
+    st[HASH2] += sign * Z2[z]
+
+
+@njit(cache=True)
+def _col_push(st, col, c):
+    h = st[H0 + col]
+    st[HASH1] -= _mix(st[CH1 + col])
+    st[HASH2] -= _mix(st[CH2 + col])
+    st[COL0 + col * CAP + h] = c
+    st[H0 + col] = h + 1
+    st[CH1 + col] += Z1[Z_COL + h * 52 + c]
+    st[CH2 + col] += Z2[Z_COL + h * 52 + c]
+    st[HASH1] += _mix(st[CH1 + col])
+    st[HASH2] += _mix(st[CH2 + col])
+
+
+@njit(cache=True)
+def _col_pop(st, col):
+    h = st[H0 + col] - 1
+    c = st[COL0 + col * CAP + h]
+    st[HASH1] -= _mix(st[CH1 + col])
+    st[HASH2] -= _mix(st[CH2 + col])
+    st[H0 + col] = h
+    st[CH1 + col] -= Z1[Z_COL + h * 52 + c]
+    st[CH2 + col] -= Z2[Z_COL + h * 52 + c]
+    st[HASH1] += _mix(st[CH1 + col])
+    st[HASH2] += _mix(st[CH2 + col])
+    return c
+
+
+@njit(cache=True)
+def _take(st, src):
+    """Remove and return the available card of a source (not a run)."""
+    if src < NCOLS:
+        return _col_pop(st, src)
+    if src < WASTE:
+        f = src - NCOLS
+        h = st[FH0 + f]
+        _term(st, Z_FAN + f * (FAN_CARDS + 1) + h, -1)
+        _term(st, Z_FAN + f * (FAN_CARDS + 1) + h - 1, 1)
+        st[FH0 + f] = h - 1
+        st[RESLEFT] -= 1
+        return st[FAN0 + f * FAN_CARDS + h - 1]
+    if src == WASTE:
+        n = st[WN] - 1
+        c = st[WST0 + n]
+        _term(st, Z_WST + n * 52 + c, -1)
+        st[WN] = n
+        return c
+    k = st[TK]
+    c = st[TAL0 + k]
+    _term(st, Z_STK + k * 52 + c, -1)
+    st[TK] = k + 1
+    return c
+
+
+@njit(cache=True)
+def _give_back(st, src, c):
+    """Undo _take."""
+    if src < NCOLS:
+        _col_push(st, src, c)
+    elif src < WASTE:
+        f = src - NCOLS
+        h = st[FH0 + f]
+        _term(st, Z_FAN + f * (FAN_CARDS + 1) + h, -1)
+        _term(st, Z_FAN + f * (FAN_CARDS + 1) + h + 1, 1)
+        st[FH0 + f] = h + 1
+        st[RESLEFT] += 1
+    elif src == WASTE:
+        n = st[WN]
+        st[WST0 + n] = c
+        _term(st, Z_WST + n * 52 + c, 1)
+        st[WN] = n + 1
+    else:
+        k = st[TK] - 1
+        _term(st, Z_STK + k * 52 + c, 1)
+        st[TK] = k
+
+
+@njit(cache=True)
+def _set_found(st, s, k):
+    _term(st, Z_F + s * 14 + st[F0 + s], -1)
+    st[F0 + s] = k
+    _term(st, Z_F + s * 14 + k, 1)
+
+
+@njit(cache=True)
+def _set_base(st, b):
+    _term(st, Z_BASE + st[BASE] + 1, -1)
+    st[BASE] = b
+    _term(st, Z_BASE + b + 1, 1)
+
+
+@njit(cache=True)
+def _redeal(st):
+    st[SNAP0] = st[TN]
+    st[SNAP0 + 1] = st[TK]
+    for i in range(st[TN]):
+        st[SNAP0 + 2 + i] = st[TAL0 + i]
+    n = st[WN]
+    for i in range(n):
+        st[TAL0 + i] = st[WST0 + i]
+    st[TN] = n
+    st[TK] = 0
+    st[WN] = 0
+    st[ROUND] += 1
+    rehash(st)
+
+
+@njit(cache=True)
+def _unredeal(st):
+    # right after the redeal: the whole talon is the stock, the waste is empty
+    n = st[TN]
+    for i in range(n):
+        st[WST0 + i] = st[TAL0 + i]
+    st[WN] = n
+    st[TN] = st[SNAP0]
+    st[TK] = st[SNAP0 + 1]
+    for i in range(st[TN]):
+        st[TAL0 + i] = st[SNAP0 + 2 + i]
+    st[ROUND] -= 1
+    rehash(st)
+
+
+@njit(cache=True)
+def apply_move(st, m):
+    kind = m & 7
+    if kind == KIND_DEAL:
+        k = st[TK]
+        c = st[TAL0 + k]
+        _term(st, Z_STK + k * 52 + c, -1)
+        st[TK] = k + 1
+        n = st[WN]
+        st[WST0 + n] = c
+        _term(st, Z_WST + n * 52 + c, 1)
+        st[WN] = n + 1
+        return
+    if kind == KIND_REDEAL:
+        _redeal(st)
+        return
+    c = (m >> 3) & 63
+    src = (m >> 9) & 15
+    dst = (m >> 13) & 7
+    if kind == KIND_FOUNDATION:
+        _take(st, src)
+        if m & FIRST:
+            _set_base(st, c % 13)
+        s = c // 13
+        _set_found(st, s, st[F0 + s] + 1)
+        st[LEFT] -= 1
+        return
+    count = (m >> 16) & 63
+    if count <= 1:
+        _col_push(st, dst, _take(st, src))
+        return
+    # a run of ``count`` cards from the top of column src, order kept
+    h = st[H0 + src]
+    for i in range(h - count, h):
+        _col_push(st, dst, st[COL0 + src * CAP + i])
+    for i in range(count):
+        _col_pop(st, src)
+
+
+@njit(cache=True)
+def undo_move(st, m):
+    kind = m & 7
+    if kind == KIND_DEAL:
+        n = st[WN] - 1
+        c = st[WST0 + n]
+        _term(st, Z_WST + n * 52 + c, -1)
+        st[WN] = n
+        k = st[TK] - 1
+        _term(st, Z_STK + k * 52 + c, 1)
+        st[TK] = k
+        return
+    if kind == KIND_REDEAL:
+        _unredeal(st)
+        return
+    c = (m >> 3) & 63
+    src = (m >> 9) & 15
+    dst = (m >> 13) & 7
+    if kind == KIND_FOUNDATION:
+        s = c // 13
+        _set_found(st, s, st[F0 + s] - 1)
+        if m & FIRST:
+            _set_base(st, -1)
+        st[LEFT] += 1
+        _give_back(st, src, c)
+        return
+    count = (m >> 16) & 63
+    if count <= 1:
+        _col_pop(st, dst)
+        _give_back(st, src, c)
+        return
+    h = st[H0 + dst]
+    for i in range(h - count, h):
+        _col_push(st, src, st[COL0 + dst * CAP + i])
+    for i in range(count):
+        _col_pop(st, dst)
+
+
+@njit(cache=True)
+def _is_red(c):
+    s = c // 13
+    return s == 1 or s == 2
+
+
+@njit(cache=True)
+def _goes_on(st, c, t):
+    """c may be built on t: the other colour, one rank lower (a king on an ace)."""
+    return _is_red(c) != _is_red(t) and (c % 13 + 1) % st[NR] == t % 13
+
+
+@njit(cache=True)
+def _fits_foundation(st, c):
+    s = c // 13
+    return st[BASE] >= 0 and st[F0 + s] < st[NR] and c % 13 == (st[BASE] + st[F0 + s]) % st[NR]
+
+
+@njit(cache=True)
+def _safe(st, c):
+    """c, next for its foundation, can never be needed as a target: both cards that
+    could be built on it (the other colour, one rank lower) are home already."""
+    k = st[F0 + c // 13]  # c's place in its suit's foundation order
+    need = (k - 1) % st[NR] + 1 if k > 0 else st[NR]
+    red = _is_red(c)
+    for s in range(4):
+        if (s == 1 or s == 2) != red and st[F0 + s] < need:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _source_top(st, src):
+    """The available card of a source, or -1."""
+    if src < NCOLS:
+        h = st[H0 + src]
+        return st[COL0 + src * CAP + h - 1] if h > 0 else -1
+    if src < WASTE:
+        f = src - NCOLS
+        h = st[FH0 + f]
+        return st[FAN0 + f * FAN_CARDS + h - 1] if h > 0 else -1
+    if src == WASTE:
+        return st[WST0 + st[WN] - 1] if st[WN] > 0 else -1
+    return st[TAL0 + st[TK]] if st[TK] < st[TN] else -1
+
+
+@njit(cache=True)
+def gen_moves(st, out, base):
+    """Moves worth trying, written to out[base:]; returns how many.
+
+    The first move takes a fan's top card home and so chooses the base rank: all
+    four choices are offered, nothing else.
+
+    Safe move, played alone: a card on view that is next for its foundation when
+    both cards that could ever be built on it (the other colour, one rank lower)
+    are home.  Argument: take any win W; play the card first and then W without its
+    moves of that card.  Nothing is ever built on the card, so every other move of W
+    finds the same top cards (a run it moves that ended in the card now ends one
+    card lower and still lands the same way; a whole column is still whole), and
+    every space of W is a space here too.  Taking the card from a fan can end the
+    reserve sooner; then spaces may take waste or stock cards, which only adds
+    moves, and W's moves filling spaces from a fan could only have moved this card.
+    The new line wins and is no longer than W.
+
+    Spaces: columns are interchangeable, so only the first empty one is a
+    destination.  When to deal is a real choice and is never pruned."""
+    n = 0
+    if st[BASE] < 0:
+        for f in range(NFANS):
+            c = _source_top(st, NCOLS + f)
+            out[base + n] = KIND_FOUNDATION | c << 3 | (NCOLS + f) << 9 | FIRST
+            n += 1
+        return n
+    # safe foundation moves first, alone
+    for src in range(WASTE + 1):
+        c = _source_top(st, src)
+        if c >= 0 and _fits_foundation(st, c) and _safe(st, c):
+            out[base] = KIND_FOUNDATION | c << 3 | src << 9
+            return 1
+    first_empty = -1
+    for col in range(NCOLS):
+        if st[H0 + col] == 0:
+            first_empty = col
+            break
+    reserve = st[RESLEFT] > 0
+    # single cards: fans, waste (and the stock top into a space)
+    for src in range(NCOLS, STOCK + 1):
+        c = _source_top(st, src)
+        if c < 0:
+            continue
+        if src == STOCK:
+            if not reserve and st[WN] == 0 and first_empty >= 0:
+                out[base + n] = KIND_COLUMN | c << 3 | src << 9 | first_empty << 13 | 1 << 16
+                n += 1
+            continue
+        if _fits_foundation(st, c):
+            out[base + n] = KIND_FOUNDATION | c << 3 | src << 9
+            n += 1
+        for d in range(NCOLS):
+            h = st[H0 + d]
+            if h > 0:
+                if _goes_on(st, c, st[COL0 + d * CAP + h - 1]):
+                    out[base + n] = KIND_COLUMN | c << 3 | src << 9 | d << 13 | 1 << 16
+                    n += 1
+            elif d == first_empty and (reserve == (src < WASTE)):
+                out[base + n] = KIND_COLUMN | c << 3 | src << 9 | d << 13 | 1 << 16
+                n += 1
+    # columns: the top card home; any run (moves=whole: top card or whole column) onto another column
+    for col in range(NCOLS):
+        h = st[H0 + col]
+        if h == 0:
+            continue
+        cb = COL0 + col * CAP
+        top = st[cb + h - 1]
+        if _fits_foundation(st, top):
+            out[base + n] = KIND_FOUNDATION | top << 3 | col << 9
+            n += 1
+        i = h - 1
+        while True:
+            c = st[cb + i]
+            count = h - i
+            if st[WHOLE] == 0 or count == 1 or i == 0:
+                for d in range(NCOLS):
+                    hd = st[H0 + d]
+                    if d != col and hd > 0 and _goes_on(st, c, st[COL0 + d * CAP + hd - 1]):
+                        out[base + n] = KIND_COLUMN | c << 3 | col << 9 | d << 13 | count << 16
+                        n += 1
+            if i == 0 or not _goes_on(st, c, st[cb + i - 1]):
+                break
+            i -= 1
+    if st[TK] < st[TN]:
+        out[base + n] = KIND_DEAL
+        n += 1
+    elif st[ROUND] < st[MAXRED] and st[WN] > 0:
+        out[base + n] = KIND_REDEAL
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _needed_cover(st):
+    """Cards lying above a card that a foundation takes next (columns and fans)."""
+    if st[BASE] < 0:
+        return 0
+    k = 0
+    for col in range(NCOLS):
+        h = st[H0 + col]
+        for i in range(h - 1):
+            if _fits_foundation(st, st[COL0 + col * CAP + i]):
+                k += h - 1 - i
+    for f in range(NFANS):
+        h = st[FH0 + f]
+        for i in range(h - 1):
+            if _fits_foundation(st, st[FAN0 + f * FAN_CARDS + i]):
+                k += h - 1 - i
+    return k
+
+
+@njit(cache=True)
+def score(st):
+    """Move ordering (lower first): fewer cards left, the cards the foundations need
+    next less buried, fewer redeals used."""
+    v = st[W0] * st[LEFT] + st[W0 + 1] * _needed_cover(st) + st[W0 + 2] * st[ROUND]
+    if st[W0 + 3]:
+        x = (st[HASH1] ^ st[W0 + 4]) * -7046029254386353131
+        v += (x >> 40) & st[W0 + 3]
+    return v
+
+
+@njit(cache=True)
+def lower_bound(st):
+    """Admissible and consistent: every card left needs its own foundation move, and
+    every stock card first a deal or a move to a space of its own (each move lowers
+    this by at most one; a redeal raises it)."""
+    return st[LEFT] + st[TN] - st[TK]
+
+
+@njit(cache=True)
+def is_dead(st):
+    """No dead-end test: the search proves losses by exhaustion."""
+    return False
+
+
+@njit(cache=True)
+def pack(st, row):
+    """Compact copy for A*'s node store: counters, foundations, fan and column
+    heights, then the column cards, the stock and the waste (the fans' cards never
+    change, so ``unpack`` keeps them from ``st``)."""
+    row[0] = st[BASE]
+    row[1] = st[ROUND]
+    row[2] = st[TN]
+    row[3] = st[TK]
+    row[4] = st[WN]
+    for s in range(4):
+        row[5 + s] = st[F0 + s]
+        row[9 + s] = st[FH0 + s]
+        row[13 + s] = st[H0 + s]
+    k = 20
+    for col in range(NCOLS):
+        for i in range(st[H0 + col]):
+            row[k] = st[COL0 + col * CAP + i]
+            k += 1
+    for i in range(st[TK], st[TN]):
+        row[k] = st[TAL0 + i]
+        k += 1
+    for i in range(st[WN]):
+        row[k] = st[WST0 + i]
+        k += 1
+    for i in range(k, PACK_LEN):
+        row[i] = -1
+
+
+@njit(cache=True)
+def unpack(row, st):
+    """Inverse of pack; the variant, the fans' cards and the ordering weights are
+    kept from ``st``."""
+    st[BASE] = row[0]
+    st[ROUND] = row[1]
+    st[TN] = row[2]
+    st[TK] = row[3]
+    st[WN] = row[4]
+    left = 0
+    res = 0
+    for s in range(4):
+        st[F0 + s] = row[5 + s]
+        st[FH0 + s] = row[9 + s]
+        st[H0 + s] = row[13 + s]
+        res += row[9 + s]
+    k = 20
+    for col in range(NCOLS):
+        for i in range(st[H0 + col]):
+            st[COL0 + col * CAP + i] = row[k]
+            k += 1
+            left += 1
+    for i in range(st[TK], st[TN]):
+        st[TAL0 + i] = row[k]
+        k += 1
+        left += 1
+    for i in range(st[WN]):
+        st[WST0 + i] = row[k]
+        k += 1
+        left += 1
+    st[RESLEFT] = res
+    st[LEFT] = left + res
+    rehash(st)
+
+
+# ----------------------------------------------------------------------------------
+# the engines compiled against these kernels: defines dfs() and astar() here
+
+specialise(globals(), dfs_engine.TEMPLATES, dfs_engine.HELPERS)
+specialise(globals(), astar_engine.TEMPLATES, astar_engine.HELPERS)

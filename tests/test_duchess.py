@@ -1,0 +1,279 @@
+"""Duchess: the numba kernels and solvers against answers known for a reason.
+
+* the kernels' layout and legal moves, step by step, against the independent checker
+  (solver.replay.Duchess) on random walks through full deals of every variant;
+* the keys: blind to the order of the columns, and to nothing else;
+* hand-built decks whose verdict follows from an argument written beside them;
+* an exhaustive oracle (tests/duchess_oracle.py, which knows only the checker's
+  rules) on tiny deals: DFS and A* must give its verdict, A* its length;
+* DFS and A* agreeing on 200 seeded deals (reduced ranks, so that exact A*
+  finishes), and every "won" replaying through the checker (solve_deal does).
+"""
+
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.cards import card, full_pack, parse_card
+from solver.deals import seeded_deck
+from solver.errors import PatienceError
+from solver.games import duchess as du
+from solver.replay import GAMES, replay
+from solver.solve import solve_deal
+
+sys.path.insert(0, str(Path(__file__).parent))
+from duchess_oracle import legal_successors, solve_exhaustive  # noqa: E402
+
+GAME = "duchess"
+VARIANTS = [{}, {"redeals": 0}, {"moves": "whole"}, {"redeals": 0, "moves": "whole"}]
+
+
+def kernel_view(st):
+    """The kernel state in the checker's terms (see solver.replay.Duchess)."""
+    fans = [[int(st[du.FAN0 + f * 3 + i]) for i in range(st[du.FH0 + f])] for f in range(4)]
+    columns = [[int(st[du.COL0 + c * du.CAP + i]) for i in range(st[du.H0 + c])] for c in range(4)]
+    stock = [int(st[du.TAL0 + i]) for i in range(st[du.TK], st[du.TN])]
+    waste = [int(st[du.WST0 + i]) for i in range(st[du.WN])]
+    base = None if st[du.BASE] < 0 else int(st[du.BASE]) + 1
+    found = [int(st[du.F0 + s]) for s in range(4)]
+    return fans, columns, stock, waste, base, found, int(st[du.MAXRED] - st[du.ROUND])
+
+
+def checker_view(g):
+    return g.fans, g.columns, g.stock, g.waste, g.base, g.found, g.redeals_left
+
+
+def kernel_moves(st):
+    out = np.zeros(du.MAX_MOVES, dtype=np.int64)
+    n = du.gen_moves(st, out, 0)
+    return [int(m) for m in out[:n]]
+
+
+def to_other_space(g, text):
+    """A legal move the kernel leaves out: into an empty column other than the first
+    (the columns are interchangeable)."""
+    words = text.split()
+    if len(words) != 3 or not words[1].startswith("t"):
+        return False
+    dst = int(words[1][1:]) - 1
+    return not g.columns[dst] and dst != next(i for i, col in enumerate(g.columns) if not col)
+
+
+def fresh_keys(st):
+    other = st.copy()
+    du.rehash(other)
+    return int(other[du.HASH1]), int(other[du.HASH2])
+
+
+# --- the kernels against the checker, move by move --------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_random_walks_match_the_checker(variant):
+    """Along random walks the kernel state equals the checker's after every move; its keys
+    equal a fresh rehash; every kernel move is legal for the checker; the kernel offers
+    every legal move except moves to a second space and when it plays a safe move
+    alone; undo restores the state and its keys exactly."""
+    rng = random.Random(5)
+    forced = 0
+    for seed in range(1, 9):
+        deck = seeded_deck(seed, 1)
+        st = du.initial_state(deck, variant)
+        g = GAMES[GAME](deck, variant)
+        history = []
+        for _ in range(300):
+            assert kernel_view(st) == checker_view(g)
+            assert fresh_keys(st) == (st[du.HASH1], st[du.HASH2])
+            moves = kernel_moves(st)
+            legal = {text for text, _ in legal_successors(g)}
+            texts = {du.move_text(m) for m in moves}
+            assert texts <= legal
+            if len(moves) == 1 and len(legal) > 1 and g.base is not None:
+                forced += 1
+                assert moves[0] & 7 == du.KIND_FOUNDATION
+            else:
+                assert all(to_other_space(g, t) for t in legal - texts), legal - texts
+            if not moves:
+                break
+            m = rng.choice(moves)
+            before = st.copy()
+            du.apply_move(st, m)
+            history.append((m, before))
+            g.apply(du.move_text(m))
+        for m, before in reversed(history):
+            du.undo_move(st, m)
+            assert kernel_view(st) == kernel_view(before)
+            assert np.array_equal(st[: du.W0], before[: du.W0])
+    assert forced > 0  # the safe move was met
+
+
+def test_pack_unpack_round_trip():
+    rng = random.Random(3)
+    for variant in VARIANTS:
+        st = du.initial_state(seeded_deck(5, 1), variant)
+        row = np.zeros(du.PACK_LEN, dtype=np.int8)
+        for _ in range(200):
+            moves = kernel_moves(st)
+            if not moves:
+                break
+            du.apply_move(st, rng.choice(moves))
+            du.pack(st, row)
+            other = st.copy()
+            other[: du.W0] = 0
+            other[du.NR], other[du.MAXRED], other[du.WHOLE] = st[du.NR], st[du.MAXRED], st[du.WHOLE]
+            du.unpack(row, other)
+            assert kernel_view(other) == kernel_view(st)
+            assert (other[du.HASH1], other[du.HASH2], other[du.LEFT], other[du.RESLEFT]) == (
+                st[du.HASH1], st[du.HASH2], st[du.LEFT], st[du.RESLEFT])
+
+
+def test_keys_ignore_the_order_of_the_columns_only():
+    st = du.initial_state(seeded_deck(9, 1), {})
+    other = st.copy()
+    for c in range(4):  # reverse the columns
+        other[du.COL0 + c * du.CAP] = st[du.COL0 + (3 - c) * du.CAP]
+    du.rehash(other)
+    assert (du.key1(other), du.key2(other)) == (du.key1(st), du.key2(st))
+    swapped = st.copy()  # a column card swapped with a stock card: another state
+    swapped[du.COL0], swapped[du.TAL0] = st[du.TAL0], st[du.COL0]
+    du.rehash(swapped)
+    assert du.key1(swapped) != du.key1(st)
+
+
+# --- hand-built decks ------------------------------------------------------------------------
+
+
+def ordered_deck():
+    """Fan tops (deck cards 8..11) are the four aces, the fans' middle cards the 2s, their
+    bottoms the 3s, the columns the 4s, and the stock 5C 5D 5H 5S 6C .. KS.  Taking an
+    ace home makes the ace the base; then every card on view can go home in rank order,
+    and each stock card goes home straight from the waste after its deal."""
+    by_rank = [[card(r, s) for s in range(4)] for r in range(1, 14)]
+    return by_rank[2] + by_rank[1] + by_rank[0] + by_rank[3] + [c for r in range(4, 13) for c in by_rank[r]]
+
+
+@pytest.mark.parametrize("algorithm", ["dfs", "astar", "auto"])
+@pytest.mark.parametrize("variant", [{}, {"redeals": 0}, {"moves": "whole"}], ids=str)
+def test_ordered_deck_is_won(algorithm, variant):
+    r = solve_deal(GAME, variant, ordered_deck(), algorithm=algorithm, max_nodes=200_000, seconds=20)
+    assert r.result == "won"
+    assert replay(GAME, variant, ordered_deck(), r.moves).won
+    if algorithm == "astar":
+        # 52 foundation moves and 36 deals, and no solution can have fewer
+        assert len(r.moves) == 52 + 36
+
+
+def all_fans_base_rank_buried_deck():
+    """ranks=4 (A 2 3 4, the 4 playing the king; 16 cards, no stock).  Fans, bottom to
+    top: r1 = 4C 2D 3S, r2 = 4D 2C 3H, r3 = 4H 2S 3C, r4 = 4S 2H 3D; columns AC AD AH AS.
+
+    Every fan top is a 3, so the base is 3 and each suit goes 3 4 A 2.  After the 3s,
+    every suit wants its 4, and every 4 lies at the bottom of a fan under a 2.  A 2
+    can go home only last, or onto a column whose top is a 3; a 3 can go onto a 4 only,
+    and no 4 is on view.  The aces cannot go home before the 4s, nor onto a column
+    (an ace goes onto a 2 of the other colour), so no column ever empties and no
+    space appears.  So nothing but the 3s can ever move: lost."""
+    fans = ["4C 2D 3S", "4D 2C 3H", "4H 2S 3C", "4S 2H 3D"]
+    cols = "AC AD AH AS".split()
+    grid = [f.split() for f in fans]
+    deck = [grid[i % 4][i // 4] for i in range(12)] + cols
+    return [parse_card(w) for w in deck]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_hand_built_lost_deck(variant):
+    """(Tiny seeded deals are all won, so the oracle's "lost" comes from here.)"""
+    deck = all_fans_base_rank_buried_deck()
+    won, _, _ = solve_exhaustive(GAME, variant, deck, 4)
+    assert won is False
+    for algorithm in ("dfs", "astar", "auto"):
+        r = solve_deal(GAME, variant, deck, algorithm=algorithm, max_nodes=100_000, seconds=10, ranks=4)
+        assert r.result == "lost"
+
+
+def test_bad_input_is_a_clear_error():
+    deck = seeded_deck(1, 1)
+    with pytest.raises(PatienceError, match="variant"):
+        du.initial_state(deck, {"colour": True})
+    with pytest.raises(PatienceError, match="four columns"):
+        du.initial_state(deck, {}, columns=5)
+    with pytest.raises(PatienceError):
+        du.initial_state(deck[:-1], {})
+    with pytest.raises(PatienceError, match="ranks"):
+        du.initial_state(full_pack(1, 3), {}, ranks=3)
+
+
+# --- the exhaustive oracle on tiny deals -------------------------------------------------
+
+
+def tiny_deck(seed, ranks):
+    deck = full_pack(1, ranks)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+ORACLE_CASES = [(ranks, variant) for ranks in (4, 5) for variant in VARIANTS]
+
+
+@pytest.mark.parametrize("ranks,variant", ORACLE_CASES, ids=str)
+def test_solvers_agree_with_the_exhaustive_oracle(ranks, variant):
+    """DFS, auto and A* give the oracle's verdict; A*'s solution is as short as the
+    oracle's shortest."""
+    for seed in range(10):
+        deck = tiny_deck(seed, ranks)
+        won, shortest, _ = solve_exhaustive(GAME, variant, deck, ranks, max_states=300_000)
+        expected = "won" if won else "lost"
+        for algorithm in ("dfs", "auto", "astar"):
+            r = solve_deal(GAME, variant, deck, algorithm=algorithm, max_nodes=300_000, seconds=30, ranks=ranks)
+            assert r.result == expected, (seed, algorithm)
+            if algorithm == "astar" and won:
+                assert len(r.moves) == len(shortest), seed
+
+
+# --- DFS against A* on 200 seeded deals ---------------------------------------------------
+
+
+def test_dfs_and_astar_agree_on_200_seeded_deals():
+    """Reduced deals (7 ranks: 28 cards, a stock of 12) so that exact A* finishes; the
+    variants rotate so that every one is exercised."""
+    won = 0
+    for seed in range(1, 201):
+        variant = VARIANTS[seed % len(VARIANTS)]
+        deck = seeded_deck(seed, 1, ranks=7)
+        a = solve_deal(GAME, variant, deck, algorithm="astar", max_nodes=2_000_000, seconds=60, ranks=7)
+        d = solve_deal(GAME, variant, deck, algorithm="dfs", max_nodes=2_000_000, seconds=60, ranks=7)
+        assert a.result in ("won", "lost"), seed
+        assert d.result == a.result, (seed, variant)
+        if a.result == "won":
+            assert len(a.moves) <= len(d.moves)
+            won += 1
+    print(f"{won} won, {200 - won} lost")
+
+
+# --- full deals ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", [{}, {"moves": "whole"}], ids=str)
+def test_full_deals_are_decided_and_replay(variant):
+    decided = 0
+    for seed in range(1, 6):
+        r = solve_deal(GAME, variant, seeded_deck(seed, 1), max_nodes=500_000, seconds=20)
+        if r.result == "won":
+            assert replay(GAME, variant, seeded_deck(seed, 1), r.moves).won
+        decided += r.result != "unknown"
+    assert decided >= 4
+
+
+@pytest.mark.parametrize("moves", ["any", "whole"])
+def test_a_full_deal_lost_without_the_redeal_is_proved_lost(moves):
+    """Seed 3 is won with the redeal and lost without it: the DFS runs out of states
+    (about a million) without a win; with one redeal it wins at once.  Without a
+    redeal most full deals stay unknown within a test's budget (see the README)."""
+    deck = seeded_deck(3, 1)
+    lost = solve_deal(GAME, {"redeals": 0, "moves": moves}, deck, algorithm="dfs", max_nodes=3_000_000, seconds=60)
+    assert lost.result == "lost"
+    won = solve_deal(GAME, {"moves": moves}, deck, max_nodes=100_000, seconds=20)
+    assert won.result == "won"
