@@ -597,7 +597,7 @@ def gen_moves(st, out, base):
 
 @njit(cache=True)
 def _needed_cover(st):
-    """Cards lying above a card that a foundation takes next (columns, fans, waste)."""
+    """Cards lying above a card that a foundation takes next (columns and fans)."""
     if st[BASE] < 0:
         return 0
     k = 0
@@ -611,10 +611,6 @@ def _needed_cover(st):
         for i in range(h - 1):
             if _fits_foundation(st, st[FAN0 + f * FAN_CARDS + i]):
                 k += h - 1 - i
-    n = st[WN]
-    for i in range(n - 1):
-        if _fits_foundation(st, st[WST0 + i]):
-            k += n - 1 - i
     return k
 
 
