@@ -7,8 +7,8 @@ under results/runs/ (``patience winrate GAME redeals=K ...``).
 Each point is won / deals with its 95% Wilson interval; where deals are unknown a
 dotted line runs up to the rate with every unknown counted won (the Wilson upper end
 of that bound), so the true rate lies between the point's interval and the line's top.
-Only deals decided or tried under each variant count, and the caption lists the
-commands that made the runs.
+Each game's points use the seeds that all its runs have, so every point is the same
+decks (paired); the caption lists the commands that made the runs.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from solver.stats import summarize
 
 def redeal_points(out_dir: str, game_name: str) -> list[tuple[int, dict, list[str]]]:
     """(redeals, summary, commands) for every run of the game that differs from the
-    standard rules at most in ``redeals``."""
+    standard rules at most in ``redeals``, each summarised over the seeds that all
+    of them have (paired: the same decks at every point)."""
     default = get_game(game_name).VARIANTS["redeals"][-1]
-    points = []
+    runs = []
     for vstr, (df, meta) in load_variants(out_dir, game_name).items():
         if vstr == "standard":
             k = default
@@ -33,7 +34,11 @@ def redeal_points(out_dir: str, game_name: str) -> list[tuple[int, dict, list[st
             k = int(vstr.split("=")[1])
         else:
             continue
-        points.append((k, summarize(df["result"]), meta.get("commands", [])))
+        runs.append((k, df, meta.get("commands", [])))
+    if not runs:
+        return []
+    common = set.intersection(*(set(df["seed"]) for _, df, _ in runs))
+    points = [(k, summarize(df[df["seed"].isin(common)]["result"]), cmds) for k, df, cmds in runs]
     return sorted(points, key=lambda p: p[0])
 
 
@@ -70,19 +75,19 @@ def main() -> None:
         lo = [max(0.0, w - s["lo"]) for w, (_, s, _) in zip(won, pts)]
         hi = [max(0.0, s["hi"] - w) for w, (_, s, _) in zip(won, pts)]
         line = ax.errorbar(xs, won, yerr=[lo, hi], fmt="o-", capsize=4,
-                           label=f"{game}: won / deals ({pts[0][1]['n']} deals each), 95% Wilson")
+                           label=f"{game}: won / deals (the same {pts[0][1]['n']} decks each), 95% Wilson")
         for x, (_, s, _) in zip(xs, pts):
             if s["unknown"]:
                 ax.vlines(x, s["hi"], s["upper_hi"], colors=line[0].get_color(), linestyles="dotted")
                 ax.plot(x, s["upper"], "^", color=line[0].get_color(), alpha=0.6)
     ax.plot([], [], "^:", color="grey", label="up to: unknown deals counted won")
-    ax.set_xticks(range(0, 4))
+    ax.set_xticks(range(0, 1 + max((k for _, pts in series for k, _, _ in pts), default=3)))
     ax.set_xlabel("redeals allowed")
     ax.set_ylabel("win rate (every card known)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_title("Win rate against redeals")
     ax.grid(alpha=0.3)
-    ax.legend(loc="upper left", fontsize="small", framealpha=0.8)
+    ax.legend(loc="best", fontsize="small", framealpha=0.8)
     fig.text(0.01, 0.01, "\n".join(caption), fontsize=7, family="monospace", va="bottom")
     height = fig.get_size_inches()[1]
     fig.tight_layout(rect=(0, (0.15 + 0.13 * len(caption)) / height, 1, 1))

@@ -91,3 +91,14 @@ def test_paired_counts():
     assert c["unknown"] == 1  # seed 5
     assert c["decided"] == 5
     assert (c["a_only"], c["b_only"], c["both_won"], c["neither_won"]) == (2, 1, 1, 1)
+
+
+def test_percentages_keep_the_digits_that_matter():
+    """17 lost deals in 100,000 must not read as a 100.0% win rate."""
+    from solver.batch import pct
+
+    assert pct(0.99983) == "99.98%"
+    assert pct(0.00004) == "0.004%"
+    assert pct(0.5) == "50.0%"
+    assert pct(1.0) == "100.0%" and pct(0.0) == "0.0%"
+    assert pct(None) == "-" and pct(float("nan")) == "-"
