@@ -52,3 +52,14 @@ def variant_str(variant: dict, spec: dict) -> str:
         if k in spec and v != spec[k][-1]:
             words.append(f"{k}={str(v).lower() if isinstance(v, bool) else v}")
     return " ".join(words) or "standard"
+
+
+def full_variant(game_name: str, spec: dict, variant: dict | None) -> dict:
+    """A variant dict (already parsed values) with the defaults filled in; an unknown
+    key is an error, not ignored."""
+    full = parse_variant(game_name, spec, [])
+    for k, v in (variant or {}).items():
+        if k not in full:
+            raise PatienceError(f"unknown variant {k!r} for {game_name} (known: {', '.join(full)})")
+        full[k] = v
+    return full

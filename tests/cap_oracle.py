@@ -37,17 +37,13 @@ Two exact search orders, both returning a shortest solution (every move costs 1)
 
 from __future__ import annotations
 
-import heapq
-from collections import deque
-
 from solver.cards import card_str
-from solver.replay import GAMES, IllegalMove
+from solver.replay import GAMES
+
+import oracle_search
+from oracle_search import StateCapExceeded  # noqa: F401  (re-exported for the tests)
 
 _SEP = 255  # not a card code
-
-
-class StateCapExceeded(RuntimeError):
-    """The search met more than ``max_states`` distinct states without finishing."""
 
 
 def state_key(g) -> bytes:
@@ -81,30 +77,13 @@ def candidate_moves(g) -> list[str]:
 
 def legal_successors(g) -> list[tuple[str, object]]:
     """(move text, new state) for each move the checker accepts from ``g``."""
-    out = []
-    scratch = g.copy()
-    for text in candidate_moves(g):
-        try:
-            scratch.apply(text)
-        except IllegalMove:
-            continue  # apply raised before changing anything: scratch is still g
-        out.append((text, scratch))
-        scratch = g.copy()
-    return out
+    return oracle_search.legal_successors(g, candidate_moves)
 
 
 def lower_bound(g) -> int:
     """Moves still needed at least (see the module docstring)."""
     left = g.cards_left()
     return left if g.redeals_left == 0 else min(left, 1)
-
-
-def _path(parent: dict, key: bytes) -> list[str]:
-    moves = []
-    while parent[key] is not None:
-        key, m = parent[key]
-        moves.append(m)
-    return moves[::-1]
 
 
 def solve_exhaustive(game: str, variant: dict | None, deck, ranks: int, columns: int | None = None, *,
@@ -116,56 +95,4 @@ def solve_exhaustive(game: str, variant: dict | None, deck, ranks: int, columns:
     met.  Raises StateCapExceeded once more than ``max_states`` distinct states are met.
     """
     start = GAMES[game](deck, variant, ranks=ranks, columns=columns)
-    k0 = state_key(start)
-    if start.won():
-        return True, [], 1
-    if method == "bfs":
-        return _bfs(start, k0, max_states)
-    if method == "astar":
-        return _astar(start, k0, max_states)
-    raise ValueError(f"unknown method {method!r}")
-
-
-def _bfs(start, k0: bytes, max_states: int):
-    parent: dict[bytes, tuple | None] = {k0: None}  # key -> (parent key, move text)
-    queue = deque([(k0, start)])
-    while queue:
-        key, g = queue.popleft()
-        for text, h in legal_successors(g):
-            hk = state_key(h)
-            if hk in parent:
-                continue
-            parent[hk] = (key, text)
-            if h.won():  # breadth-first: the first won state met is a nearest one
-                return True, _path(parent, hk), len(parent)
-            if len(parent) > max_states:
-                raise StateCapExceeded(f"more than {max_states} states")
-            queue.append((hk, h))
-    return False, None, len(parent)
-
-
-def _astar(start, k0: bytes, max_states: int):
-    parent: dict[bytes, tuple | None] = {k0: None}
-    best_g = {k0: 0}
-    tie = 0
-    # (f, -g, tie, g, key, state): among equal f, deeper states first; tie keeps it total.
-    heap = [(lower_bound(start), 0, tie, 0, k0, start)]
-    while heap:
-        _, _, _, g_cost, key, g = heapq.heappop(heap)
-        if g_cost > best_g[key]:
-            continue  # a stale entry: this state was reached more cheaply since
-        if g.won():
-            return True, _path(parent, key), len(best_g)
-        for text, h in legal_successors(g):
-            hk = state_key(h)
-            ng = g_cost + 1
-            old = best_g.get(hk)
-            if old is not None and old <= ng:
-                continue
-            best_g[hk] = ng
-            parent[hk] = (key, text)
-            if len(best_g) > max_states:
-                raise StateCapExceeded(f"more than {max_states} states")
-            tie += 1
-            heapq.heappush(heap, (ng + lower_bound(h), -ng, tie, ng, hk, h))
-    return False, None, len(best_g)
+    return oracle_search.exhaustive(start, state_key, candidate_moves, lower_bound, max_states, method)

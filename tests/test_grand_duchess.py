@@ -331,7 +331,7 @@ def test_dead_end_test_only_cuts_lost_states(variant, ranks, most):
     that they get far), the first state it calls dead with at most ``most`` cards left
     is handed, as the checker's position, to the exhaustive oracle, which must find
     it lost."""
-    from gd_oracle import StateCapExceeded, _astar, state_key
+    from gd_oracle import StateCapExceeded, solve_state
 
     rng = random.Random(11)
     checked = 0
@@ -342,7 +342,7 @@ def test_dead_end_test_only_cuts_lost_states(variant, ranks, most):
         while True:
             if st[gd.LEFT] <= most and gd.is_dead(st):
                 try:
-                    won, _, _ = _astar(g, state_key(g), 300_000)
+                    won, _, _ = solve_state(g, max_states=300_000)
                 except StateCapExceeded:
                     break  # too big to check here; not evidence either way
                 assert not won, (seed, kernel_view(st))

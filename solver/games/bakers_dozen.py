@@ -22,6 +22,7 @@ from ..cards import card_str, rank_of
 from ..search import astar as astar_engine
 from ..search import dfs as dfs_engine
 from ..search import specialise
+from .common import set_ordering
 from .zobrist import zobrist_keys
 from ..variants import parse_variant
 
@@ -97,11 +98,8 @@ PROFILES = [(4, 6, 2, 1), (4, 3, 3, 1), (4, 8, 1, 2), (4, 4, 4, 0), (4, 10, 3, 1
 
 
 def set_profile(st, k: int) -> None:
-    """Ordering of attempt k: the fixed profiles first, then the same with a little
-    state-hashed noise (salted by k) so that every later restart orders differently."""
-    st[W0:W0 + 4] = PROFILES[k % len(PROFILES)]
-    st[W0 + 4] = 0 if k < len(PROFILES) else 3
-    st[W0 + 5] = k * 0x9E3779B97F4A7C15 % (1 << 62)
+    """Move ordering of restart attempt k (see common.set_ordering)."""
+    set_ordering(st, W0, PROFILES, k, noise=3)
 
 
 def layout_text(deck, variant: dict) -> str:

@@ -37,8 +37,9 @@ from ..errors import PatienceError
 from ..search import astar as astar_engine
 from ..search import dfs as dfs_engine
 from ..search import specialise
-from ..variants import parse_variant
-from .zobrist import zobrist_keys
+from ..variants import full_variant
+from .common import set_ordering
+from .zobrist import mix64, zobrist_keys
 
 NAME = "capricieuse"
 PACKS = 2
@@ -95,18 +96,9 @@ Z2 = zobrist_keys(0x5A1D7E11, Z_LEN)
 # setting up a deal (plain Python: runs once per deal)
 
 
-def _full_variant(variant: dict) -> dict:
-    full = parse_variant(NAME, VARIANTS, [])
-    for k, v in (variant or {}).items():
-        if k not in full:
-            raise PatienceError(f"unknown variant {k!r} for {NAME} (known: {', '.join(full)})")
-        full[k] = v
-    return full
-
-
 def initial_state(deck, variant: dict, ranks: int = 13, columns: int | None = None) -> np.ndarray:
     """The state after the first deal (with its automatic plays, unless deal_plays=false)."""
-    full = _full_variant(variant)
+    full = full_variant(NAME, VARIANTS, variant)
     npiles = MAXP if columns is None else columns
     if not 2 <= ranks <= 13:
         raise PatienceError(f"ranks must be from 2 to 13 (an ace and a king), not {ranks}")
@@ -150,11 +142,8 @@ PROFILES = [(8, 1, 20), (8, 2, 0), (8, 0, 40), (8, 3, 10), (8, 1, 80), (8, 4, 5)
 
 
 def set_profile(st, k: int) -> None:
-    """Ordering of attempt k: the fixed profiles first, then the same with a little
-    state-hashed noise (salted by k) so that every later restart orders differently."""
-    st[W0:W0 + 3] = PROFILES[k % len(PROFILES)]
-    st[W0 + 3] = 0 if k < len(PROFILES) else 7
-    st[W0 + 4] = k * 0x9E3779B97F4A7C15 % (1 << 62)
+    """Move ordering of restart attempt k (see common.set_ordering)."""
+    set_ordering(st, W0, PROFILES, k, noise=7)
 
 
 def layout_text(deck, variant: dict) -> str:
@@ -184,17 +173,6 @@ def move_text(m: int) -> str:
 
 
 @njit(cache=True)
-def _mix(x):
-    """SplitMix64's finaliser: a pile's hash enters the key nonlinearly, so that a
-    sum over piles tells different piles apart."""
-    z = np.uint64(x)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(z)
-
-
-@njit(cache=True)
 def _salted(st):
     """Pile identity matters while a redeal is left (see the module docstring)."""
     return st[ROUND] < st[MAXRED]
@@ -203,13 +181,13 @@ def _salted(st):
 @njit(cache=True)
 def _pile_term1(st, p):
     salt = Z1[Z_SALT + p] if _salted(st) else 0
-    return _mix(st[PH1 + p] + salt)
+    return mix64(st[PH1 + p] + salt)
 
 
 @njit(cache=True)
 def _pile_term2(st, p):
     salt = Z2[Z_SALT + p] if _salted(st) else 0
-    return _mix(st[PH2 + p] + salt)
+    return mix64(st[PH2 + p] + salt)
 
 
 @njit(cache=True)

@@ -28,13 +28,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards import RANKS, SUITS, card_str, check_deck
+from ..cards import card_str, check_deck
 from ..errors import PatienceError
 from ..search import astar as astar_engine
 from ..search import dfs as dfs_engine
 from ..search import specialise
-from ..variants import parse_variant
-from .zobrist import zobrist_keys
+from ..variants import full_variant
+from .common import set_ordering
+from .zobrist import mix64, zobrist_keys
 
 NAME = "duchess"
 PACKS = 1
@@ -103,18 +104,9 @@ Z2 = zobrist_keys(0x61E4700D, Z_LEN)
 # setting up a deal (plain Python: runs once per deal)
 
 
-def _full_variant(variant: dict) -> dict:
-    full = parse_variant(NAME, VARIANTS, [])
-    for k, v in (variant or {}).items():
-        if k not in full:
-            raise PatienceError(f"unknown variant {k!r} for {NAME} (known: {', '.join(full)})")
-        full[k] = v
-    return full
-
-
 def initial_state(deck, variant: dict, ranks: int = 13, columns: int | None = None) -> np.ndarray:
     """The layout: fans, the four column cards, the stock; no move made yet."""
-    full = _full_variant(variant)
+    full = full_variant(NAME, VARIANTS, variant)
     if not 4 <= ranks <= 13:
         raise PatienceError(f"ranks must be from 4 to 13 (the layout takes 16 cards), not {ranks}")
     if columns not in (None, NCOLS):
@@ -151,11 +143,8 @@ PROFILES = [(8, 2, 20), (8, 1, 40), (8, 4, 10), (8, 0, 20), (8, 3, 60), (8, 6, 0
 
 
 def set_profile(st, k: int) -> None:
-    """Ordering of attempt k: the fixed profiles first, then the same with a little
-    state-hashed noise (salted by k) so that every later restart orders differently."""
-    st[W0:W0 + 3] = PROFILES[k % len(PROFILES)]
-    st[W0 + 3] = 0 if k < len(PROFILES) else 7
-    st[W0 + 4] = k * 0x9E3779B97F4A7C15 % (1 << 62)
+    """Move ordering of restart attempt k (see common.set_ordering)."""
+    set_ordering(st, W0, PROFILES, k, noise=7)
 
 
 def layout_text(deck, variant: dict) -> str:
@@ -193,17 +182,6 @@ def move_text(m: int) -> str:
 
 
 @njit(cache=True)
-def _mix(x):
-    """SplitMix64's finaliser: a column's hash enters the key nonlinearly, so that a
-    sum over columns tells different columns apart."""
-    z = np.uint64(x)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(z)
-
-
-@njit(cache=True)
 def rehash(st):
     h1 = Z1[Z_BASE + st[BASE] + 1] + Z1[Z_ROUND + st[ROUND]]
     h2 = Z2[Z_BASE + st[BASE] + 1] + Z2[Z_ROUND + st[ROUND]]
@@ -216,8 +194,8 @@ def rehash(st):
             b += Z2[z]
         st[CH1 + col] = a
         st[CH2 + col] = b
-        h1 += _mix(a)
-        h2 += _mix(b)
+        h1 += mix64(a)
+        h2 += mix64(b)
     for f in range(NFANS):
         z = Z_FAN + f * (FAN_CARDS + 1) + st[FH0 + f]
         h1 += Z1[z]
@@ -261,27 +239,27 @@ def _term(st, z, sign):
 @njit(cache=True)
 def _col_push(st, col, c):
     h = st[H0 + col]
-    st[HASH1] -= _mix(st[CH1 + col])
-    st[HASH2] -= _mix(st[CH2 + col])
+    st[HASH1] -= mix64(st[CH1 + col])
+    st[HASH2] -= mix64(st[CH2 + col])
     st[COL0 + col * CAP + h] = c
     st[H0 + col] = h + 1
     st[CH1 + col] += Z1[Z_COL + h * 52 + c]
     st[CH2 + col] += Z2[Z_COL + h * 52 + c]
-    st[HASH1] += _mix(st[CH1 + col])
-    st[HASH2] += _mix(st[CH2 + col])
+    st[HASH1] += mix64(st[CH1 + col])
+    st[HASH2] += mix64(st[CH2 + col])
 
 
 @njit(cache=True)
 def _col_pop(st, col):
     h = st[H0 + col] - 1
     c = st[COL0 + col * CAP + h]
-    st[HASH1] -= _mix(st[CH1 + col])
-    st[HASH2] -= _mix(st[CH2 + col])
+    st[HASH1] -= mix64(st[CH1 + col])
+    st[HASH2] -= mix64(st[CH2 + col])
     st[H0 + col] = h
     st[CH1 + col] -= Z1[Z_COL + h * 52 + c]
     st[CH2 + col] -= Z2[Z_COL + h * 52 + c]
-    st[HASH1] += _mix(st[CH1 + col])
-    st[HASH2] += _mix(st[CH2 + col])
+    st[HASH1] += mix64(st[CH1 + col])
+    st[HASH2] += mix64(st[CH2 + col])
     return c
 
 

@@ -40,8 +40,9 @@ from ..errors import PatienceError
 from ..search import astar as astar_engine
 from ..search import dfs as dfs_engine
 from ..search import specialise
+from .common import set_ordering
 from .zobrist import zobrist_keys
-from ..variants import parse_variant
+from ..variants import full_variant
 
 NAME = "grand-duchess"
 PACKS = 2
@@ -119,17 +120,8 @@ Z2 = zobrist_keys(0x1A7E5EED, Z_LEN)
 # setting up a deal (plain Python: runs once per deal)
 
 
-def _full_variant(variant: dict) -> dict:
-    full = parse_variant(NAME, VARIANTS, [])
-    for k, v in (variant or {}).items():
-        if k not in full:
-            raise PatienceError(f"unknown variant {k!r} for {NAME} (known: {', '.join(full)})")
-        full[k] = v
-    return full
-
-
 def _new_state(variant: dict, ranks: int) -> np.ndarray:
-    full = _full_variant(variant)
+    full = full_variant(NAME, VARIANTS, variant)
     if not 1 <= ranks <= 13:
         raise PatienceError(f"ranks must be from 1 to 13, not {ranks}")
     st = np.zeros(STATE_LEN, dtype=np.int64)
@@ -168,11 +160,8 @@ PROFILES = [(8, 2, 30), (8, 0, 30), (8, 4, 10), (8, 1, 60), (8, 3, 0), (8, 6, 20
 
 
 def set_profile(st, k: int) -> None:
-    """Ordering of attempt k: the fixed profiles first, then the same with a little
-    state-hashed noise (salted by k) so that every later restart orders differently."""
-    st[W0:W0 + 3] = PROFILES[k % len(PROFILES)]
-    st[W0 + 3] = 0 if k < len(PROFILES) else 7
-    st[W0 + 4] = k * 0x9E3779B97F4A7C15 % (1 << 62)
+    """Move ordering of restart attempt k (see common.set_ordering)."""
+    set_ordering(st, W0, PROFILES, k, noise=7)
     st[W_MACRO] = 30
 
 

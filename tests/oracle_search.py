@@ -1,0 +1,107 @@
+"""The exact searches shared by the test oracles (gd_oracle, cap_oracle, duchess_oracle).
+
+An oracle names, for its game, ``state_key(g)`` (bytes: everything that decides the
+rest of the game), ``candidate_moves(g)`` (a superset of the legal move texts) and
+``lower_bound(g)`` (consistent: no move lowers it by more than its cost of 1).  The
+checker of solver.replay decides which candidates are legal, so the oracle's notion of
+a legal move is exactly the checker's.
+
+Two exact orders, both returning a shortest solution (every move costs 1):
+``"bfs"`` (plain breadth-first) and ``"astar"`` (the first won state taken off the
+queue is a nearest one, since the bound is consistent).  A lost deal is searched to
+the last reachable state either way.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+
+from solver.replay import IllegalMove
+
+
+class StateCapExceeded(RuntimeError):
+    """The search met more than ``max_states`` distinct states without finishing."""
+
+
+def legal_successors(g, candidate_moves) -> list[tuple[str, object]]:
+    """(move text, new state) for each candidate the checker accepts from ``g``.
+    The checker's ``apply`` changes nothing when it raises, so one scratch copy serves
+    all the illegal candidates of a state."""
+    out = []
+    scratch = g.copy()
+    for text in candidate_moves(g):
+        try:
+            scratch.apply(text)
+        except IllegalMove:
+            continue
+        out.append((text, scratch))
+        scratch = g.copy()
+    return out
+
+
+def exhaustive(start, state_key, candidate_moves, lower_bound, max_states: int, method: str):
+    """``(won, shortest_moves or None, states met)`` from the checker state ``start``
+    (left unchanged); raises StateCapExceeded past ``max_states`` states."""
+    if start.won():
+        return True, [], 1
+    if method == "bfs":
+        return _bfs(start, state_key, candidate_moves, max_states)
+    if method == "astar":
+        return _astar(start, state_key, candidate_moves, lower_bound, max_states)
+    raise ValueError(f"unknown method {method!r}")
+
+
+def _path(parent: dict, key: bytes) -> list[str]:
+    moves = []
+    while parent[key] is not None:
+        key, m = parent[key]
+        moves.append(m)
+    return moves[::-1]
+
+
+def _bfs(start, state_key, candidate_moves, max_states: int):
+    k0 = state_key(start)
+    parent: dict[bytes, tuple | None] = {k0: None}  # key -> (parent key, move text)
+    queue = deque([(k0, start)])
+    while queue:
+        key, g = queue.popleft()
+        for text, h in legal_successors(g, candidate_moves):
+            hk = state_key(h)
+            if hk in parent:
+                continue
+            parent[hk] = (key, text)
+            if h.won():  # breadth-first: the first won state met is a nearest one
+                return True, _path(parent, hk), len(parent)
+            if len(parent) > max_states:
+                raise StateCapExceeded(f"more than {max_states} states")
+            queue.append((hk, h))
+    return False, None, len(parent)
+
+
+def _astar(start, state_key, candidate_moves, lower_bound, max_states: int):
+    k0 = state_key(start)
+    parent: dict[bytes, tuple | None] = {k0: None}
+    best_g = {k0: 0}
+    tie = 0
+    # (f, -g, tie, g, key, state): among equal f, deeper states first; tie keeps it total.
+    heap = [(lower_bound(start), 0, tie, 0, k0, start)]
+    while heap:
+        _, _, _, g_cost, key, g = heapq.heappop(heap)
+        if g_cost > best_g[key]:
+            continue  # a stale entry: this state was reached more cheaply since
+        if g.won():
+            return True, _path(parent, key), len(best_g)
+        for text, h in legal_successors(g, candidate_moves):
+            hk = state_key(h)
+            ng = g_cost + 1
+            old = best_g.get(hk)
+            if old is not None and old <= ng:
+                continue
+            best_g[hk] = ng
+            parent[hk] = (key, text)
+            if len(best_g) > max_states:
+                raise StateCapExceeded(f"more than {max_states} states")
+            tie += 1
+            heapq.heappush(heap, (ng + lower_bound(h), -ng, tie, ng, hk, h))
+    return False, None, len(best_g)
