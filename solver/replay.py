@@ -126,6 +126,15 @@ def deal_columns(deck, variant: dict | None = None, ranks: int = 13, columns: in
     return cols
 
 
+def _pile_number(word: str, letter: str, n: int) -> int | None:
+    """0-based index of pile ``<letter>N`` for N in 1..n, else None.  Comparing
+    str(int(...)) with the digits rejects spellings like "c03" or "c+3"."""
+    digits = word[1:]
+    if word.startswith(letter) and digits.isdigit() and str(int(digits)) == digits and 1 <= int(digits) <= n:
+        return int(digits) - 1
+    return None
+
+
 def _rank_name(rank: int) -> str:
     return RANKS[rank - 1]
 
@@ -158,10 +167,9 @@ class BakersDozen:
     def _column(self, word: str) -> int:
         """Index of column ``cN``; any other name is not a column of this game."""
         n = len(self.columns)
-        # str(int(...)) == digits rejects spellings like "c03" or "c+3".
-        if word.startswith("c") and word[1:].isdigit() and str(int(word[1:])) == word[1:]:
-            if 1 <= int(word[1:]) <= n:
-                return int(word[1:]) - 1
+        i = _pile_number(word, "c", n)
+        if i is not None:
+            return i
         raise IllegalMove(f"unknown pile {word!r}: this game has columns c1..c{n} and the foundations F")
 
     def _card(self, word: str) -> int:
@@ -660,10 +668,9 @@ class Capricieuse:
     def _pile(self, word: str) -> int:
         """Index of pile ``pN``; any other name is not a pile of this game."""
         n = len(self.piles)
-        # str(int(...)) == digits rejects spellings like "p03" or "p+3".
-        if word.startswith("p") and word[1:].isdigit() and str(int(word[1:])) == word[1:]:
-            if 1 <= int(word[1:]) <= n:
-                return int(word[1:]) - 1
+        i = _pile_number(word, "p", n)
+        if i is not None:
+            return i
         raise IllegalMove(f"unknown pile {word!r}: this game has piles p1..p{n} and the foundations U and D")
 
     # -- the rules
