@@ -340,3 +340,25 @@ def test_full_deals_are_decided_and_replay(variant):
             assert replay(GAME, variant, seeded_deck(seed, 2), r.moves).won
         decided += r.result != "unknown"
     assert decided >= 4
+
+
+def test_a_card_moved_back_and_forth_meets_its_first_state_again():
+    """Building both ways lets a card shuttle between two piles; the key after going
+    and coming back is the key before, so the transposition table cuts the branch."""
+    met = 0
+    for seed in range(1, 40):
+        st = cap.initial_state(seeded_deck(seed, 2), {"redeals": 0})
+        for m in kernel_moves(st):
+            if m & 3 != cap.TO_PILE:
+                continue
+            src, dst = (m >> 8) & 15, (m >> 12) & 15
+            before = (cap.key1(st), cap.key2(st))
+            cap.apply_move(st, m)
+            back = [b for b in kernel_moves(st) if b & 3 == cap.TO_PILE and (b >> 8) & 15 == dst and (b >> 12) & 15 == src]
+            if back and st[cap.H0 + src] > 0:
+                cap.apply_move(st, back[0])
+                assert (cap.key1(st), cap.key2(st)) == before
+                cap.undo_move(st, back[0])
+                met += 1
+            cap.undo_move(st, m)
+    assert met > 0
