@@ -82,20 +82,34 @@ BAKERS_DOZEN_VARIANT = {"kings_to_bottom": True, "face_down": False, "empty": "n
 EMPTY_RULES = ("none", "any", "king")
 
 
-def _bakers_dozen_variant(variant: dict | None) -> dict:
-    """The variant with defaults filled in; anything unknown is an error, not ignored,
-    because a checker that silently ignores a rule would approve the wrong game."""
-    full = dict(BAKERS_DOZEN_VARIANT)
+def _checked_variant(game: str, defaults: dict, variant: dict | None, *, bools=(), redeals: int | None = None,
+                     choices: dict | None = None) -> dict:
+    """The variant with defaults filled in.  Anything unknown is an error, not ignored,
+    because a checker that silently ignores a rule would approve the wrong game; so is
+    a bad value: ``bools`` must be true or false, ``redeals`` (when given, its upper
+    limit) a whole number from 0, and each key of ``choices`` one of its words."""
+    full = dict(defaults)
     for key, value in (variant or {}).items():
         if key not in full:
-            raise PatienceError(f"unknown variant {key!r} for bakers-dozen (known: {', '.join(full)})")
+            raise PatienceError(f"unknown variant {key!r} for {game} (known: {', '.join(full)})")
         full[key] = value
-    for key in ("kings_to_bottom", "face_down"):
+    if redeals is not None:
+        n = full["redeals"]
+        # bool is a subclass of int in Python; "redeals=True" is a mistake, not 1.
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= redeals:
+            raise PatienceError(f"variant redeals takes a whole number from 0 to {redeals}, not {n!r}")
+    for key in bools:
         if not isinstance(full[key], bool):
             raise PatienceError(f"variant {key} must be true or false, not {full[key]!r}")
-    if full["empty"] not in EMPTY_RULES:
-        raise PatienceError(f"variant empty takes one of {'|'.join(EMPTY_RULES)}, not {full['empty']!r}")
+    for key, words in (choices or {}).items():
+        if not isinstance(full[key], str) or full[key] not in words:
+            raise PatienceError(f"variant {key} takes one of {'|'.join(words)}, not {full[key]!r}")
     return full
+
+
+def _bakers_dozen_variant(variant: dict | None) -> dict:
+    return _checked_variant("bakers-dozen", BAKERS_DOZEN_VARIANT, variant, bools=("kings_to_bottom", "face_down"),
+                            choices={"empty": EMPTY_RULES})
 
 
 def _check_size(ranks: int, columns: int) -> None:
@@ -253,20 +267,8 @@ GD_DEAL_ORDER = ("t1", "t2", "t3", "t4", "R", "R")
 
 
 def _grand_duchess_variant(game: str, variant: dict | None) -> dict:
-    """The variant with defaults filled in; unknown keys and bad values are errors."""
-    full = dict(GRAND_DUCHESS_VARIANT)
-    for key, value in (variant or {}).items():
-        if key not in full:
-            raise PatienceError(f"unknown variant {key!r} for {game} (known: {', '.join(full)})")
-        full[key] = value
-    redeals = full["redeals"]
-    # bool is a subclass of int in Python; "redeals=True" is a mistake, not 1.
-    if isinstance(redeals, bool) or not isinstance(redeals, int) or not 0 <= redeals <= 3:
-        raise PatienceError(f"variant redeals takes a whole number from 0 to 3, not {redeals!r}")
-    for key in ("foundation_transfer", "reserve_first"):
-        if not isinstance(full[key], bool):
-            raise PatienceError(f"variant {key} must be true or false, not {full[key]!r}")
-    return full
+    return _checked_variant(game, GRAND_DUCHESS_VARIANT, variant, redeals=3,
+                            bools=("foundation_transfer", "reserve_first"))
 
 
 class GrandDuchess:
@@ -522,19 +524,7 @@ CAPRICIEUSE_PILES = 12  # p1..p12 in the real game
 
 
 def _capricieuse_variant(variant: dict | None) -> dict:
-    """The variant with defaults filled in; unknown keys and bad values are errors."""
-    full = dict(CAPRICIEUSE_VARIANT)
-    for key, value in (variant or {}).items():
-        if key not in full:
-            raise PatienceError(f"unknown variant {key!r} for capricieuse (known: {', '.join(full)})")
-        full[key] = value
-    redeals = full["redeals"]
-    # bool is a subclass of int in Python; "redeals=True" is a mistake, not 1.
-    if isinstance(redeals, bool) or not isinstance(redeals, int) or not 0 <= redeals <= 2:
-        raise PatienceError(f"variant redeals takes a whole number from 0 to 2, not {redeals!r}")
-    if not isinstance(full["deal_plays"], bool):
-        raise PatienceError(f"variant deal_plays must be true or false, not {full['deal_plays']!r}")
-    return full
+    return _checked_variant("capricieuse", CAPRICIEUSE_VARIANT, variant, redeals=2, bools=("deal_plays",))
 
 
 def capricieuse_fits(c: int, which: str, up: list[int], down: list[int], ranks: int) -> str | None:
@@ -759,19 +749,7 @@ DUCHESS_COLUMNS = ("t1", "t2", "t3", "t4")
 
 
 def _duchess_variant(variant: dict | None) -> dict:
-    """The variant with defaults filled in; unknown keys and bad values are errors."""
-    full = dict(DUCHESS_VARIANT)
-    for key, value in (variant or {}).items():
-        if key not in full:
-            raise PatienceError(f"unknown variant {key!r} for duchess (known: {', '.join(full)})")
-        full[key] = value
-    redeals = full["redeals"]
-    # bool is a subclass of int in Python; "redeals=True" is a mistake, not 1.
-    if isinstance(redeals, bool) or not isinstance(redeals, int) or not 0 <= redeals <= 1:
-        raise PatienceError(f"variant redeals takes a whole number from 0 to 1, not {redeals!r}")
-    if not isinstance(full["moves"], str) or full["moves"] not in DUCHESS_MOVE_RULES:
-        raise PatienceError(f"variant moves takes one of {'|'.join(DUCHESS_MOVE_RULES)}, not {full['moves']!r}")
-    return full
+    return _checked_variant("duchess", DUCHESS_VARIANT, variant, redeals=1, choices={"moves": DUCHESS_MOVE_RULES})
 
 
 class Duchess:
