@@ -16,7 +16,8 @@ nothing and the next one starts afresh.  The answer is UNKNOWN only when the tot
 node or time budget runs out.  ``auto`` (the default) alternates those DFS attempts
 with greedy best-first attempts (the A* engine ordered by depth + the game's
 move-ordering score, not exact, complete within its node store): the two fail on
-different deals, so together they leave fewer unknown.
+different deals, so together they leave fewer unknown.  A game that sets
+``SPLIT_FIRST_MOVE`` gets one such schedule per first move, run side by side.
 
 Every "won" is replayed by the independent checker (solver.replay) before it is
 returned; a solution it rejects is a bug and raises.
@@ -117,25 +118,74 @@ def _warm_up(game, st0, tt_mb):
         _warm.add(game.NAME)
 
 
-def _portfolio(game, st0, max_nodes, deadline, tt_mb, best_first):
-    """Restarts with differently ordered searches (see the module docstring)."""
-    total = 0
-    attempt = 0
-    nprof = len(game.PROFILES)
-    while total < max_nodes and time.perf_counter() < deadline:
-        round_no = attempt // 2 if best_first else attempt
-        budget = min(max_nodes - total, FIRST_BUDGET << min(max(0, round_no - nprof + 1), 40))
-        st = st0.copy()
+class _Restarts:
+    """The restart schedule from one state (see the module docstring): each call to
+    ``step`` runs the next attempt."""
+
+    def __init__(self, game, st0, best_first):
+        self.game = game
+        self.st0 = st0
+        self.best_first = best_first
+        self.attempt = 0
+        self.nodes = 0
+
+    def step(self, max_budget, deadline, tt_mb):
+        game = self.game
+        nprof = len(game.PROFILES)
+        round_no = self.attempt // 2 if self.best_first else self.attempt
+        budget = min(max_budget, FIRST_BUDGET << min(max(0, round_no - nprof + 1), 40))
+        st = self.st0.copy()
         game.set_profile(st, round_no)
-        if best_first and attempt % 2 == 1:
+        if self.best_first and self.attempt % 2 == 1:
             status, nodes, raw = _best_first_attempt(game, st, budget, deadline, greedy=1)
         else:
             status, nodes, raw = _dfs_attempt(game, st, budget, deadline, tt_mb)
+        self.nodes += nodes
+        self.attempt += 1
+        return status, nodes, raw
+
+
+def _portfolio(game, st0, max_nodes, deadline, tt_mb, best_first):
+    """Restarts with differently ordered searches (see the module docstring)."""
+    if getattr(game, "SPLIT_FIRST_MOVE", False):
+        return _split_portfolio(game, st0, max_nodes, deadline, tt_mb, best_first)
+    restarts = _Restarts(game, st0, best_first)
+    total = 0
+    while total < max_nodes and time.perf_counter() < deadline:
+        status, nodes, raw = restarts.step(max_nodes - total, deadline, tt_mb)
         total += nodes
         if status in (WON, LOST):
             return status, total, raw
-        attempt += 1
     return UNKNOWN, total, []
+
+
+def _split_portfolio(game, st0, max_nodes, deadline, tt_mb, best_first):
+    """One restart schedule per first move, run side by side, the one with the fewest
+    nodes spent going next.  For a game whose first move is a choice that decides
+    the rest (Duchess's base rank), one DFS attempt would spend its whole budget
+    under whichever first move its ordering tries first.  The first move that a win
+    starts with is prefixed to it; the deal is lost when every first move's search
+    ends without hitting its budget, each a proof for its own subtree."""
+    moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
+    n = int(game.gen_moves(st0, moves, 0))
+    if n == 0:
+        return LOST, 0, []
+    children = []
+    for i in range(n):
+        st = st0.copy()
+        game.apply_move(st, moves[i])
+        children.append((int(moves[i]), _Restarts(game, st, best_first)))
+    total = 0
+    while children and total < max_nodes and time.perf_counter() < deadline:
+        k = min(range(len(children)), key=lambda j: children[j][1].nodes)
+        first, restarts = children[k]
+        status, nodes, raw = restarts.step(max_nodes - total, deadline, tt_mb)
+        total += nodes
+        if status == WON:
+            return WON, total, [first] + raw
+        if status == LOST:
+            del children[k]
+    return (LOST if not children else UNKNOWN), total, []
 
 
 def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max_nodes: int = 2_000_000,
