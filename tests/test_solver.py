@@ -212,3 +212,26 @@ def test_safe_moves_do_not_change_astar_optimum_on_full_deal():
     check_won(a, deck, STANDARD)
     check_won(d, deck, STANDARD)
     assert len(a.moves) <= len(d.moves)
+
+
+def test_luby_sequence():
+    from solver.solve import luby
+
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+@pytest.mark.parametrize("algorithm", ["dfs", "auto"])
+def test_short_restarts_share_the_budget(algorithm, monkeypatch):
+    """Grand Duchess seed 10011 is won in under 2k nodes by one of the short noisy
+    attempts, and not within 100k nodes by the doubling attempts alone (its stored
+    row: unknown at 100k nodes, before the short attempts were added).  Turning the
+    short attempts off (SHORT_BUDGET = 0) shows the difference."""
+    from solver import solve as solve_module
+
+    deck = seeded_deck(10011, 2)
+    with_short = solve_deal("grand-duchess", {}, deck, algorithm=algorithm, max_nodes=20_000, seconds=60)
+    assert with_short.result == "won"
+    assert replay("grand-duchess", {}, deck, with_short.moves).won
+    monkeypatch.setattr(solve_module, "SHORT_BUDGET", 0)
+    without = solve_deal("grand-duchess", {}, deck, algorithm=algorithm, max_nodes=100_000, seconds=60)
+    assert without.result == "unknown"
