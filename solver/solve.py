@@ -199,10 +199,12 @@ def _split_portfolio(game, st0, max_nodes, deadline, tt_mb, best_first):
     under whichever first move its ordering tries first.  The first move that a win
     starts with is prefixed to it; the deal is lost when every first move's search
     ends without hitting its budget, each a proof for its own subtree."""
+    if game.is_won(st0):
+        return WON, 0, []
     moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
     n = int(game.gen_moves(st0, moves, 0))
     if n == 0:
-        return LOST, 0, []
+        return LOST, 0, []  # no move at all: gen_moves prunes only moves a win can do without
     children = []
     for i in range(n):
         st = st0.copy()
