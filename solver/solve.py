@@ -151,7 +151,10 @@ class _Restarts:
         self.short = 0
         self.long_nodes = 0
         self.short_nodes = 0
-        self.nodes = 0
+
+    @property
+    def nodes(self):
+        return self.long_nodes + self.short_nodes
 
     def step(self, max_budget, deadline, tt_mb):
         game = self.game
@@ -174,50 +177,36 @@ class _Restarts:
                 status, nodes, raw = _dfs_attempt(game, st, budget, deadline, tt_mb)
             self.long_nodes += nodes
             self.attempt += 1
-        self.nodes += nodes
         return status, nodes, raw
 
 
 def _portfolio(game, st0, max_nodes, deadline, tt_mb, best_first):
-    """Restarts with differently ordered searches (see the module docstring)."""
-    if getattr(game, "SPLIT_FIRST_MOVE", False):
-        return _split_portfolio(game, st0, max_nodes, deadline, tt_mb, best_first)
-    restarts = _Restarts(game, st0, best_first)
-    total = 0
-    while total < max_nodes and time.perf_counter() < deadline:
-        status, nodes, raw = restarts.step(max_nodes - total, deadline, tt_mb)
-        total += nodes
-        if status in (WON, LOST):
-            return status, total, raw
-    return UNKNOWN, total, []
-
-
-def _split_portfolio(game, st0, max_nodes, deadline, tt_mb, best_first):
-    """One restart schedule per first move, run side by side, the one with the fewest
-    nodes spent going next.  For a game whose first move is a choice that decides
-    the rest (Duchess's base rank), one DFS attempt would spend its whole budget
-    under whichever first move its ordering tries first.  The first move that a win
-    starts with is prefixed to it; the deal is lost when every first move's search
-    ends without hitting its budget, each a proof for its own subtree."""
-    if game.is_won(st0):
-        return WON, 0, []
-    moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
-    n = int(game.gen_moves(st0, moves, 0))
-    if n == 0:
-        return LOST, 0, []  # no move at all: gen_moves prunes only moves a win can do without
-    children = []
-    for i in range(n):
-        st = st0.copy()
-        game.apply_move(st, moves[i])
-        children.append((int(moves[i]), _Restarts(game, st, best_first)))
+    """Restarts with differently ordered searches (see the module docstring), one
+    schedule per first move for a game that sets ``SPLIT_FIRST_MOVE``, run side by
+    side: the one with the fewest nodes spent goes next.  For a game whose first
+    move is a choice that decides the rest (Duchess's base rank), one DFS attempt
+    would spend its whole budget under whichever first move its ordering tries
+    first.  A win is the schedule's first move followed by its line; the deal is
+    lost when every schedule's search ends without hitting its budget, each a proof
+    for its own subtree."""
+    children = []  # (moves leading to the schedule's start, its schedule)
+    if getattr(game, "SPLIT_FIRST_MOVE", False) and not game.is_won(st0):
+        moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
+        # gen_moves prunes only moves a win can do without: none at all means lost
+        for i in range(int(game.gen_moves(st0, moves, 0))):
+            st = st0.copy()
+            game.apply_move(st, moves[i])
+            children.append(([int(moves[i])], _Restarts(game, st, best_first)))
+    else:
+        children.append(([], _Restarts(game, st0, best_first)))
     total = 0
     while children and total < max_nodes and time.perf_counter() < deadline:
         k = min(range(len(children)), key=lambda j: children[j][1].nodes)
-        first, restarts = children[k]
+        prefix, restarts = children[k]
         status, nodes, raw = restarts.step(max_nodes - total, deadline, tt_mb)
         total += nodes
         if status == WON:
-            return WON, total, [first] + raw
+            return WON, total, prefix + raw
         if status == LOST:
             del children[k]
     return (LOST if not children else UNKNOWN), total, []
