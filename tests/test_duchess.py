@@ -25,7 +25,7 @@ from solver.replay import GAMES, replay
 from solver.solve import solve_deal
 
 sys.path.insert(0, str(Path(__file__).parent))
-from duchess_oracle import StateCapExceeded, legal_successors, solve_exhaustive, solve_state  # noqa: E402
+from duchess_oracle import legal_successors, solve_exhaustive, solve_state  # noqa: E402
 
 GAME = "duchess"
 VARIANTS = [{}, {"redeals": 0}, {"moves": "whole"}, {"redeals": 0, "moves": "whole"}]
@@ -302,29 +302,20 @@ def test_dead_end_test_only_cuts_lost_states(moves):
     without a redeal, the first state it calls dead is handed, as the checker's
     position, to the exhaustive oracle, which must find it lost.  The walks prefer
     dealing, so that the waste grows as in the lost full deals."""
+    from oracle_search import first_dead_states_are_lost
+
     variant = {"redeals": 0, "moves": moves}
     rng = random.Random(5)
-    checked = 0
-    for seed in range(1, 400):
-        deck = tiny_deck(seed, 8)
-        st = du.initial_state(deck, variant, ranks=8)
-        g = GAMES[GAME](deck, variant, ranks=8)
-        for _ in range(300):  # column moves can undo each other: walks need a bound
-            if du.is_dead(st):
-                try:
-                    won, _, _ = solve_state(g, max_states=200_000)
-                except StateCapExceeded:
-                    break  # too big to check here; not evidence either way
-                assert not won, (seed, kernel_view(st))
-                checked += 1
-                break
-            moves_here = kernel_moves(st)
-            if not moves_here:
-                break
-            deals = [m for m in moves_here if m & 7 == du.KIND_DEAL]
-            m = rng.choice(deals if deals and rng.random() < 0.6 else moves_here)
-            du.apply_move(st, m)
-            g.apply(du.move_text(m))
-        if checked >= 20:
-            break
+
+    def walks():
+        for seed in range(1, 400):
+            deck = tiny_deck(seed, 8)
+            yield seed, du.initial_state(deck, variant, ranks=8), GAMES[GAME](deck, variant, ranks=8)
+
+    def choose(moves_here):
+        deals = [m for m in moves_here if m & 7 == du.KIND_DEAL]
+        return rng.choice(deals if deals and rng.random() < 0.6 else moves_here)
+
+    checked = first_dead_states_are_lost(du, walks(), choose, solve_state, want=20, max_states=200_000,
+                                         steps=300, view=kernel_view)
     assert checked >= 20

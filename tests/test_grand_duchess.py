@@ -331,31 +331,20 @@ def test_dead_end_test_only_cuts_lost_states(variant, ranks, most):
     that they get far), the first state it calls dead with at most ``most`` cards left
     is handed, as the checker's position, to the exhaustive oracle, which must find
     it lost."""
-    from gd_oracle import StateCapExceeded, solve_state
+    from gd_oracle import solve_state
+    from oracle_search import first_dead_states_are_lost
 
     rng = random.Random(11)
-    checked = 0
-    for seed in range(1, 400):
-        deck = seeded_deck(seed, 2, ranks)
-        st = gd.initial_state(deck, variant, ranks=ranks)
-        g = GAMES["grand-duchess"](deck, variant, ranks=ranks)
-        while True:
-            if st[gd.LEFT] <= most and gd.is_dead(st):
-                try:
-                    won, _, _ = solve_state(g, max_states=300_000)
-                except StateCapExceeded:
-                    break  # too big to check here; not evidence either way
-                assert not won, (seed, kernel_view(st))
-                checked += 1
-                break
-            moves = kernel_moves(st)
-            if not moves:
-                break
-            plays = [m for m in moves if m & 3 == gd.KIND_PLAY]
-            m = rng.choice(plays if plays and rng.random() < 0.9 else moves)
-            gd.apply_move(st, m)
-            for line in gd.move_text(m).split("\n"):
-                g.apply(line)
-        if checked >= 8:
-            break
+
+    def walks():
+        for seed in range(1, 400):
+            deck = seeded_deck(seed, 2, ranks)
+            yield seed, gd.initial_state(deck, variant, ranks=ranks), GAMES["grand-duchess"](deck, variant, ranks=ranks)
+
+    def choose(moves):
+        plays = [m for m in moves if m & 3 == gd.KIND_PLAY]
+        return rng.choice(plays if plays and rng.random() < 0.9 else moves)
+
+    checked = first_dead_states_are_lost(gd, walks(), choose, solve_state, want=8, max_states=300_000,
+                                         fires=lambda st: st[gd.LEFT] <= most, view=kernel_view)
     assert checked >= 8
