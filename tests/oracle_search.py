@@ -17,6 +17,8 @@ from __future__ import annotations
 import heapq
 from collections import deque
 
+import numpy as np
+
 from solver.replay import IllegalMove
 
 
@@ -116,8 +118,6 @@ def first_dead_states_are_lost(kernel, walks, choose, solve_state, *, want: int,
     (``solve_state``), which must find it lost; a position too big for the oracle ends
     its walk unchecked.  Stops once ``want`` states are checked; returns how many were.
     ``steps`` bounds a walk (moves that undo each other could go on forever)."""
-    import numpy as np
-
     checked = 0
     out = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
     for seed, st, g in walks:
