@@ -8,7 +8,10 @@ Each point is won / deals with its 95% Wilson interval; where deals are unknown 
 dotted line runs up to the rate with every unknown counted won (the Wilson upper end
 of that bound), so the true rate lies between the point's interval and the line's top.
 Each game's points use the seeds that all its runs have, so every point is the same
-decks (paired); the caption lists the commands that made the runs.
+decks (paired); the caption lists the commands that made the runs.  A hollow square
+is the won share on a seed sample that a ``--retry-unknown`` run searched with a
+larger budget (solver.batch.retry_sample), with its Wilson interval and its seeds
+and budget written beside it: a tighter lower bound where the first pass was shallow.
 """
 
 from __future__ import annotations
@@ -16,15 +19,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from solver.batch import _caption, load_variants
+from solver.batch import _caption, load_variants, retry_sample
 from solver.games import get_game
 from solver.stats import summarize
 
 
-def redeal_points(out_dir: str, game_name: str) -> list[tuple[int, dict, list[str]]]:
-    """(redeals, summary, commands) for every run of the game that differs from the
-    standard rules at most in ``redeals``, each summarised over the seeds that all
-    of them have (paired: the same decks at every point)."""
+def redeal_points(out_dir: str, game_name: str) -> list[tuple[int, dict, list[str], dict | None]]:
+    """(redeals, summary, commands, retry sample or None) for every run of the game
+    that differs from the standard rules at most in ``redeals``, each summarised over
+    the seeds that all of them have (paired: the same decks at every point)."""
     default = get_game(game_name).VARIANTS["redeals"][-1]
     runs = []
     for vstr, (df, meta) in load_variants(out_dir, game_name).items():
@@ -38,7 +41,8 @@ def redeal_points(out_dir: str, game_name: str) -> list[tuple[int, dict, list[st
     if not runs:
         return []
     common = set.intersection(*(set(df["seed"]) for _, df, _ in runs))
-    points = [(k, summarize(df[df["seed"].isin(common)]["result"]), cmds) for k, df, cmds in runs]
+    points = [(k, summarize(df[df["seed"].isin(common)]["result"]), cmds, retry_sample(df, cmds))
+              for k, df, cmds in runs]
     return sorted(points, key=lambda p: p[0])
 
 
@@ -59,7 +63,7 @@ def main() -> None:
     for game in args.games.split(","):
         pts = redeal_points(args.results, game)
         series.append((game, pts))
-        for _, _, cmds in pts:
+        for _, _, cmds, _ in pts:
             commands += [c for c in cmds if c not in commands]
     width = 7.5
     made_by = "made by: python experiments/plot_redeals.py " + " ".join(
@@ -70,18 +74,30 @@ def main() -> None:
         if not pts:
             continue
         shift = (i - (len(series) - 1) / 2) * 0.06  # side by side, not on top of each other
-        xs = [k + shift for k, _, _ in pts]
-        won = [s["won"] / s["n"] for _, s, _ in pts]
-        lo = [max(0.0, w - s["lo"]) for w, (_, s, _) in zip(won, pts)]
-        hi = [max(0.0, s["hi"] - w) for w, (_, s, _) in zip(won, pts)]
+        xs = [k + shift for k, _, _, _ in pts]
+        won = [s["won"] / s["n"] for _, s, _, _ in pts]
+        lo = [max(0.0, w - s["lo"]) for w, (_, s, _, _) in zip(won, pts)]
+        hi = [max(0.0, s["hi"] - w) for w, (_, s, _, _) in zip(won, pts)]
         line = ax.errorbar(xs, won, yerr=[lo, hi], fmt="o-", capsize=4,
                            label=f"{game}: won / deals (the same {pts[0][1]['n']} decks each), 95% Wilson")
-        for x, (_, s, _) in zip(xs, pts):
+        colour = line[0].get_color()
+        for x, (_, s, _, sample) in zip(xs, pts):
             if s["unknown"]:
-                ax.vlines(x, s["hi"], s["upper_hi"], colors=line[0].get_color(), linestyles="dotted")
-                ax.plot(x, s["upper"], "^", color=line[0].get_color(), alpha=0.6)
+                ax.vlines(x, s["hi"], s["upper_hi"], colors=colour, linestyles="dotted")
+                ax.plot(x, s["upper"], "^", color=colour, alpha=0.6)
+            if sample is not None:
+                share = sample["won"] / sample["n"]
+                ax.errorbar(x + 0.12 * (1 if i % 2 else -1), share,
+                            yerr=[[max(0.0, share - sample["lo"])], [max(0.0, sample["hi"] - share)]],
+                            fmt="s", mfc="none", color=colour, capsize=3)
+                ax.annotate(f"seeds {sample['seeds']}, {sample['budget']:,} nodes", (x, share),
+                            xytext=(-8 if i % 2 == 0 else 8, 9), textcoords="offset points",
+                            ha="right" if i % 2 == 0 else "left", va="center", fontsize=7, color=colour)
     ax.plot([], [], "^:", color="grey", label="up to: unknown deals counted won")
-    ax.set_xticks(range(0, 1 + max((k for _, pts in series for k, _, _ in pts), default=3)))
+    ax.plot([], [], "s", mfc="none", color="grey",
+            label="won on a seed sample searched with a larger budget, 95% Wilson")
+    ax.set_xticks(range(0, 1 + max((k for _, pts in series for k, _, _, _ in pts), default=3)))
+    ax.set_xlim(-0.9, 0.9 + max((k for _, pts in series for k, _, _, _ in pts), default=3))
     ax.set_xlabel("redeals allowed")
     ax.set_ylabel("win rate (every card known)")
     ax.set_ylim(-0.02, 1.02)

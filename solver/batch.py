@@ -22,6 +22,7 @@ import json
 import math
 import multiprocessing as mp
 import os
+import shlex
 import signal
 import sys
 import time
@@ -414,9 +415,18 @@ def report_table(variants: dict) -> pd.DataFrame:
                 "max_seconds": float(df["seconds"].max()),
                 "solver": _solver_text(df),
                 "command": meta.get("command", ""),
+                **_sample_columns(retry_sample(df, meta.get("commands", []))),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _sample_columns(sample: dict | None) -> dict:
+    """report_table's columns for retry_sample (empty when there is none)."""
+    keys = ("seeds", "budget", "n", "won", "lost", "unknown", "lo", "hi", "upper", "upper_hi")
+    if sample is None:
+        return {f"sample_{k}": None for k in keys}
+    return {f"sample_{k}": sample[k] for k in keys}
 
 
 def paired_table(variants: dict) -> list[dict]:
@@ -437,6 +447,55 @@ def paired_table(variants: dict) -> list[dict]:
     return out
 
 
+def _retry_ranges(commands: list[str]):
+    """(node budget, first seed, number of seeds) of each ``winrate --retry-unknown``
+    command in ``commands``, deepest budget first."""
+    from .cli import UsageError, build_parser
+
+    found = []
+    for command in commands:
+        try:
+            args = build_parser().parse_args(shlex.split(command)[1:])
+        except (UsageError, ValueError):
+            continue  # not a command this version can read: it names no sample
+        if args.command != "winrate" or not args.retry_unknown:
+            continue
+        budget = args.max_nodes if args.max_nodes is not None else solver_defaults()["max_nodes"]
+        found.append((budget, args.start, args.deals))
+    return sorted(found, key=lambda f: (-f[0], -f[2]))
+
+
+def retry_sample(df: pd.DataFrame, commands: list[str]) -> dict | None:
+    """The seed range of the deepest finished ``--retry-unknown`` run that covered only
+    part of the seeds, summarised over all its seeds.
+
+    Such a range was fixed before any result was known, and after the retry every
+    deal in it is decided or unknown at the larger budget; so its won share estimates
+    how often the solver wins at that budget: a lower bound on the win rate, often far
+    tighter than the first pass over every seed gives.  A range the retry did not
+    finish (an unknown deal in it still has a smaller budget) is skipped: counting only
+    the deals it reached would favour the decided ones.  None if there is no such run,
+    or if its bounds are no tighter than those over all the seeds (a sample searched
+    deeper by an older solver can be worse than the newer solver's first pass)."""
+    all_seeds = set(df["seed"])
+    whole = summarize(df["result"])
+    for budget, start, count in _retry_ranges(commands):
+        seeds = set(range(start, start + count))
+        if seeds >= all_seeds:
+            continue  # the whole run: its main row already says this
+        part = df[df["seed"].isin(seeds)]
+        if len(part) != count:
+            continue
+        unknown_budget = part.loc[part["result"] == "unknown", "max_nodes"].fillna(-1)
+        if ((unknown_budget >= 0) & (unknown_budget < budget)).any():
+            continue  # (a negative budget is no node limit at all)
+        sample = summarize(part["result"])
+        if sample["lower"] > whole["lower"] or sample["upper"] < whole["upper"]:
+            return {"seeds": f"{start}..{start + count - 1}", "budget": int(budget), **sample}
+        return None
+    return None
+
+
 def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: list[str]) -> str:
     lines = [
         f"# {game_name}: win rates",
@@ -454,6 +513,28 @@ def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: 
             f"| {r.variant} | {r.deals} | {r.seeds} | {r.won} | {r.lost} | {r.unknown} | {pct(r.rate)} "
             f"| {pct(r.wilson_lo)}..{pct(r.wilson_hi)} | {bounds} | {r.median_seconds:.3f} | {r.max_seconds:.3f} | {r.solver} |"
         )
+    samples = table[table["sample_seeds"].notna()]
+    if not samples.empty:
+        lines += [
+            "",
+            "## Deeper search on a sample of seeds",
+            "",
+            "Where a `--retry-unknown` run at a larger node budget covered only some of the "
+            "seeds, its whole seed range (fixed before any result was known) is summarised "
+            "here, if its bounds are tighter than those of the row above.  Its won share "
+            "estimates how often the solver wins at that budget, a lower bound on the win "
+            "rate (95% Wilson interval); won plus unknown, an upper bound.",
+            "",
+            "| variant | seeds | node budget | deals | won | lost | unknown | won share | 95% interval | lower..upper |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+        ]
+        for r in samples.itertuples(index=False):
+            n = int(r.sample_n)
+            lines.append(
+                f"| {r.variant} | {r.sample_seeds} | {int(r.sample_budget)} | {n} | {int(r.sample_won)} "
+                f"| {int(r.sample_lost)} | {int(r.sample_unknown)} | {pct(r.sample_won / n)} "
+                f"| {pct(r.sample_lo)}..{pct(r.sample_hi)} | {pct(r.sample_won / n)}..{pct(r.sample_upper)} |"
+            )
     lines += ["", "Commands:", ""] + [f"- `{c}`" for c in commands]
     if pairs:
         lines += [
@@ -508,6 +589,13 @@ def _plot(game_name: str, table: pd.DataFrame, commands: list[str], path: Path) 
         ax.vlines(idx, unk["wilson_hi"], unk["upper_hi"], colors="grey", linestyles="dotted",
                   label="up to: unknown counted won (Wilson upper end)")
         ax.plot(idx, unk["upper"], "^", color="grey")
+    samples = table[table["sample_seeds"].notna()]
+    if not samples.empty:
+        share = samples["sample_won"] / samples["sample_n"]
+        ax.errorbar([i + 0.15 for i in samples.index], share,
+                    yerr=[(share - samples["sample_lo"]).clip(lower=0), (samples["sample_hi"] - share).clip(lower=0)],
+                    fmt="s", mfc="none", capsize=4, color="C1",
+                    label="won on a seed sample at a larger budget (see winrates.md), 95% Wilson")
     ax.set_xticks(x, [f"{v}\n({d} deals)" for v, d in zip(table["variant"], table["deals"])])
     ax.set_xlim(-0.6, n - 0.4)
     ax.set_ylabel("win rate")

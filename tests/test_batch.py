@@ -190,6 +190,99 @@ def test_summary_and_report(tmp_path, fake_solver, capsys):
     assert meta["variant"] == "empty=any" and meta["options"]["empty"] == "any"
 
 
+def _rows(results: dict[int, tuple[str, int]]) -> pd.DataFrame:
+    """Rows as read_rows gives them: seed -> (result, node budget of that row)."""
+    return pd.DataFrame([{"seed": k, "result": r, "max_nodes": b} for k, (r, b) in sorted(results.items())])
+
+
+FIRST = "patience winrate bakers-dozen --deals 20 --start 1 --max-nodes 1000"
+DEEP = "patience winrate bakers-dozen --deals 10 --start 1 --max-nodes 50000 --retry-unknown"
+
+
+def test_retry_sample_is_the_whole_retried_range():
+    """Seeds 1..20 had a first pass at 1,000 nodes; seeds 1..10 were retried at 50,000.
+    The sample is all of 1..10 (the deals decided in the first pass too), not only the
+    retried ones; it is reported because its bounds are tighter than the run's."""
+    rows = {k: ("won", 1000) for k in (1, 2, 11)}
+    rows.update({k: ("won", 50000) for k in (3, 4, 5, 6)})
+    rows.update({k: ("unknown", 50000) for k in (7, 8, 9)})
+    rows[10] = ("lost", 50000)
+    rows.update({k: ("unknown", 1000) for k in range(12, 21)})
+    sample = batch.retry_sample(_rows(rows), [FIRST, DEEP])
+    assert sample["seeds"] == "1..10" and sample["budget"] == 50000
+    assert (sample["n"], sample["won"], sample["lost"], sample["unknown"]) == (10, 6, 1, 3)
+    assert sample["lower"] == 0.6 and sample["upper"] == 0.9
+
+
+def test_retry_sample_skips_unfinished_useless_and_whole_ranges():
+    rows = {k: ("won", 50000) for k in range(1, 7)}
+    rows.update({k: ("unknown", 50000) for k in (7, 8, 9)})
+    rows[10] = ("unknown", 1000)  # the retry stopped before seed 10: not a fair sample
+    rows.update({k: ("unknown", 1000) for k in range(11, 21)})
+    assert batch.retry_sample(_rows(rows), [FIRST, DEEP]) is None
+    rows[10] = ("unknown", 50000)
+    assert batch.retry_sample(_rows(rows), [FIRST, DEEP])["won"] == 6
+    # a retry over every seed is the run itself
+    whole = DEEP.replace("--deals 10", "--deals 20")
+    assert batch.retry_sample(_rows(rows), [FIRST, whole]) is None
+    # a sample whose bounds are no tighter than the run's (the rest all won)
+    rows.update({k: ("won", 1000) for k in range(11, 21)})
+    assert batch.retry_sample(_rows(rows), [FIRST, DEEP]) is None
+    # no retry at all, or commands this version cannot read
+    assert batch.retry_sample(_rows(rows), [FIRST, "patience winrate --bogus"]) is None
+
+
+def test_report_shows_the_deeper_sample(tmp_path):
+    """The report (table, csv and plot) from part files holding the first pass and the
+    retry of test_retry_sample_is_the_whole_retried_range."""
+    rows = {k: ("won", 1000) for k in (1, 2, 11)}
+    rows.update({k: ("won", 50000) for k in (3, 4, 5, 6)})
+    rows.update({k: ("unknown", 50000) for k in (7, 8, 9)})
+    rows[10] = ("lost", 50000)
+    rows.update({k: ("unknown", 1000) for k in range(12, 21)})
+    _write_rows(folder(tmp_path), GAME, "standard", rows, [FIRST, DEEP])
+    md = batch.write_report(GAME, tmp_path).read_text()
+    assert "## Deeper search on a sample of seeds" in md
+    assert "| standard | 1..10 | 50000 | 10 | 6 | 1 | 3 | 60.0% |" in md
+    table = pd.read_csv(batch.report_folder(tmp_path, GAME) / "winrates.csv")
+    assert table.loc[0, "won"] == 7 and table.loc[0, "sample_won"] == 6 and table.loc[0, "sample_seeds"] == "1..10"
+
+
+def _write_rows(where: Path, game: str, vstr: str, rows: dict, commands: list[str]) -> None:
+    where.mkdir(parents=True)
+    batch.write_part(where, [
+        {"seed": k, "game": game, "variant": vstr, "algorithm": "auto", "result": r, "nodes": 1,
+         "seconds": 0.01, "solution_length": 5 if r == "won" else -1, "max_nodes": b, "max_seconds": 10.0}
+        for k, (r, b) in sorted(rows.items())
+    ])
+    for c in commands:
+        batch.write_command(where, game, vstr, {}, c)
+
+
+def test_redeal_plot_marks_the_deeper_sample(tmp_path):
+    """experiments/plot_redeals.py: paired points over the common seeds, and the
+    retried sample beside the redeals=2 point only."""
+    sys.path.insert(0, str(ROOT / "experiments"))
+    from plot_redeals import redeal_points
+
+    game = "grand-duchess"
+    _write_rows(batch.variant_folder(tmp_path, game, "standard"), game, "standard",
+                {k: ("won", 1000) for k in range(1, 21)}, [FIRST.replace("bakers-dozen", game)])
+    rows = {k: ("won", 1000) for k in (1, 2, 11)}
+    rows.update({k: ("won", 50000) for k in (3, 4, 5, 6)})
+    rows.update({k: ("unknown", 50000) for k in (7, 8, 9, 10)})
+    rows.update({k: ("unknown", 1000) for k in range(12, 21)})
+    _write_rows(batch.variant_folder(tmp_path, game, "redeals=2"), game, "redeals=2", rows,
+                [FIRST.replace("bakers-dozen", f"{game} redeals=2"), DEEP.replace("bakers-dozen", f"{game} redeals=2")])
+    points = redeal_points(str(tmp_path), game)
+    assert [(k, s["won"], s["n"]) for k, s, _, _ in points] == [(2, 7, 20), (3, 20, 20)]
+    assert points[0][3]["won"] == 6 and points[0][3]["seeds"] == "1..10" and points[1][3] is None
+    out = tmp_path / "redeals.png"
+    subprocess.run([sys.executable, str(ROOT / "experiments" / "plot_redeals.py"), "--games", game,
+                    "--results", str(tmp_path), "--out", str(out)], check=True, cwd=ROOT)
+    assert out.stat().st_size > 1000
+
+
 def test_write_report_without_runs(tmp_path):
     assert batch.write_report(GAME, tmp_path) is None
 
