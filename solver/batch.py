@@ -465,9 +465,14 @@ def _retry_ranges(commands: list[str]):
     return sorted(found, key=lambda f: (-f[0], -f[2]))
 
 
+SAMPLE_MIN = 100  # a retried range smaller than this is taken for a hand-picked retry
+
+
 def retry_sample(df: pd.DataFrame, commands: list[str]) -> dict | None:
     """The seed range of the deepest finished ``--retry-unknown`` run that covered only
-    part of the seeds, summarised over all its seeds.
+    part of the seeds, summarised over all its seeds.  Only ranges that start at the
+    run's first seed and hold at least SAMPLE_MIN seeds count: a retry of a few seeds
+    picked because they were unknown is no sample.
 
     Such a range was fixed before any result was known, and after the retry every
     deal in it is decided or unknown at the larger budget; so its won share estimates
@@ -481,7 +486,7 @@ def retry_sample(df: pd.DataFrame, commands: list[str]) -> dict | None:
     whole = summarize(df["result"])
     for budget, start, count in _retry_ranges(commands):
         seeds = set(range(start, start + count))
-        if seeds >= all_seeds:
+        if start != df["seed"].min() or count < SAMPLE_MIN or seeds >= all_seeds:
             continue  # the whole run: its main row already says this
         part = df[df["seed"].isin(seeds)]
         if len(part) != count:

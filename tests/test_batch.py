@@ -195,57 +195,48 @@ def _rows(results: dict[int, tuple[str, int]]) -> pd.DataFrame:
     return pd.DataFrame([{"seed": k, "result": r, "max_nodes": b} for k, (r, b) in sorted(results.items())])
 
 
-FIRST = "patience winrate bakers-dozen --deals 20 --start 1 --max-nodes 1000"
-DEEP = "patience winrate bakers-dozen --deals 10 --start 1 --max-nodes 50000 --retry-unknown"
+FIRST = "patience winrate bakers-dozen --deals 200 --start 1 --max-nodes 1000"
+DEEP = "patience winrate bakers-dozen --deals 100 --start 1 --max-nodes 50000 --retry-unknown"
+
+
+def _first_pass_and_retry() -> dict[int, tuple[str, int]]:
+    """Seeds 1..200 had a first pass at 1,000 nodes (30 won); the 80 unknown ones of
+    seeds 1..100 were retried at 50,000 nodes: 40 won, 10 lost, 30 still unknown."""
+    rows = {k: ("won", 1000) for k in range(1, 21)}
+    rows.update({k: ("won", 50000) for k in range(21, 61)})
+    rows.update({k: ("lost", 50000) for k in range(61, 71)})
+    rows.update({k: ("unknown", 50000) for k in range(71, 101)})
+    rows.update({k: ("won", 1000) for k in range(101, 111)})
+    rows.update({k: ("unknown", 1000) for k in range(111, 201)})
+    return rows
 
 
 def test_retry_sample_is_the_whole_retried_range():
-    """Seeds 1..20 had a first pass at 1,000 nodes; seeds 1..10 were retried at 50,000.
-    The sample is all of 1..10 (the deals decided in the first pass too), not only the
-    retried ones; it is reported because its bounds are tighter than the run's."""
-    rows = {k: ("won", 1000) for k in (1, 2, 11)}
-    rows.update({k: ("won", 50000) for k in (3, 4, 5, 6)})
-    rows.update({k: ("unknown", 50000) for k in (7, 8, 9)})
-    rows[10] = ("lost", 50000)
-    rows.update({k: ("unknown", 1000) for k in range(12, 21)})
-    sample = batch.retry_sample(_rows(rows), [FIRST, DEEP])
-    assert sample["seeds"] == "1..10" and sample["budget"] == 50000
-    assert (sample["n"], sample["won"], sample["lost"], sample["unknown"]) == (10, 6, 1, 3)
+    """The sample is all of seeds 1..100 (the deals decided in the first pass too), not
+    only the retried ones; it is reported because its bounds (60%..90%) are tighter
+    than the run's (35%..95%)."""
+    sample = batch.retry_sample(_rows(_first_pass_and_retry()), [FIRST, DEEP])
+    assert sample["seeds"] == "1..100" and sample["budget"] == 50000
+    assert (sample["n"], sample["won"], sample["lost"], sample["unknown"]) == (100, 60, 10, 30)
     assert sample["lower"] == 0.6 and sample["upper"] == 0.9
 
 
-def test_retry_sample_skips_unfinished_useless_and_whole_ranges():
-    rows = {k: ("won", 50000) for k in range(1, 7)}
-    rows.update({k: ("unknown", 50000) for k in (7, 8, 9)})
-    rows[10] = ("unknown", 1000)  # the retry stopped before seed 10: not a fair sample
-    rows.update({k: ("unknown", 1000) for k in range(11, 21)})
-    assert batch.retry_sample(_rows(rows), [FIRST, DEEP]) is None
-    rows[10] = ("unknown", 50000)
-    assert batch.retry_sample(_rows(rows), [FIRST, DEEP])["won"] == 6
+def test_retry_sample_skips_unfinished_useless_picked_and_whole_ranges():
+    rows = _first_pass_and_retry()
+    assert batch.retry_sample(_rows(rows), [FIRST, DEEP])["won"] == 60
+    unfinished = {**rows, 100: ("unknown", 1000)}  # the retry stopped before seed 100
+    assert batch.retry_sample(_rows(unfinished), [FIRST, DEEP]) is None
     # a retry over every seed is the run itself
-    whole = DEEP.replace("--deals 10", "--deals 20")
-    assert batch.retry_sample(_rows(rows), [FIRST, whole]) is None
-    # a sample whose bounds are no tighter than the run's (the rest all won)
-    rows.update({k: ("won", 1000) for k in range(11, 21)})
-    assert batch.retry_sample(_rows(rows), [FIRST, DEEP]) is None
+    assert batch.retry_sample(_rows(rows), [FIRST, DEEP.replace("--deals 100", "--deals 200")]) is None
+    # a few seeds retried by hand (picked for being unknown), or a range not from the first seed
+    assert batch.retry_sample(_rows(rows), [FIRST, DEEP.replace("--deals 100", "--deals 99")]) is None
+    assert batch.retry_sample(_rows(rows), [FIRST, DEEP.replace("--start 1", "--start 2")]) is None
+    # no tighter than the run's bounds: with 101..170 won and 171..200 lost the run has
+    # 65%..80%, the sample 60%..90%
+    decided = {**rows, **{k: ("won", 1000) for k in range(101, 171)}, **{k: ("lost", 1000) for k in range(171, 201)}}
+    assert batch.retry_sample(_rows(decided), [FIRST, DEEP]) is None
     # no retry at all, or commands this version cannot read
     assert batch.retry_sample(_rows(rows), [FIRST, "patience winrate --bogus"]) is None
-
-
-def test_report_shows_the_deeper_sample(tmp_path):
-    """The report (table, csv and plot) from part files holding the first pass and the
-    retry of test_retry_sample_is_the_whole_retried_range."""
-    rows = {k: ("won", 1000) for k in (1, 2, 11)}
-    rows.update({k: ("won", 50000) for k in (3, 4, 5, 6)})
-    rows.update({k: ("unknown", 50000) for k in (7, 8, 9)})
-    rows[10] = ("lost", 50000)
-    rows.update({k: ("unknown", 1000) for k in range(12, 21)})
-    _write_rows(folder(tmp_path), GAME, "standard", rows, [FIRST, DEEP])
-    md = batch.write_report(GAME, tmp_path).read_text()
-    assert "## Deeper search on a sample of seeds" in md
-    assert "| standard | 1..10 | 50000 | 10 | 6 | 1 | 3 | 60.0% |" in md
-    table = pd.read_csv(batch.report_folder(tmp_path, GAME) / "winrates.csv")
-    assert table.loc[0, "won"] == 7 and table.loc[0, "sample_won"] == 6 and table.loc[0, "sample_seeds"] == "1..10"
 
 
 def _write_rows(where: Path, game: str, vstr: str, rows: dict, commands: list[str]) -> None:
@@ -259,6 +250,16 @@ def _write_rows(where: Path, game: str, vstr: str, rows: dict, commands: list[st
         batch.write_command(where, game, vstr, {}, c)
 
 
+def test_report_shows_the_deeper_sample(tmp_path):
+    """The report (table and csv) from part files holding that first pass and retry."""
+    _write_rows(folder(tmp_path), GAME, "standard", _first_pass_and_retry(), [FIRST, DEEP])
+    md = batch.write_report(GAME, tmp_path).read_text()
+    assert "## Deeper search on a sample of seeds" in md
+    assert "| standard | 1..100 | 50000 | 100 | 60 | 10 | 30 | 60.0% |" in md
+    table = pd.read_csv(batch.report_folder(tmp_path, GAME) / "winrates.csv")
+    assert table.loc[0, "won"] == 70 and table.loc[0, "sample_won"] == 60 and table.loc[0, "sample_seeds"] == "1..100"
+
+
 def test_redeal_plot_marks_the_deeper_sample(tmp_path):
     """experiments/plot_redeals.py: paired points over the common seeds, and the
     retried sample beside the redeals=2 point only."""
@@ -267,16 +268,12 @@ def test_redeal_plot_marks_the_deeper_sample(tmp_path):
 
     game = "grand-duchess"
     _write_rows(batch.variant_folder(tmp_path, game, "standard"), game, "standard",
-                {k: ("won", 1000) for k in range(1, 21)}, [FIRST.replace("bakers-dozen", game)])
-    rows = {k: ("won", 1000) for k in (1, 2, 11)}
-    rows.update({k: ("won", 50000) for k in (3, 4, 5, 6)})
-    rows.update({k: ("unknown", 50000) for k in (7, 8, 9, 10)})
-    rows.update({k: ("unknown", 1000) for k in range(12, 21)})
-    _write_rows(batch.variant_folder(tmp_path, game, "redeals=2"), game, "redeals=2", rows,
+                {k: ("won", 1000) for k in range(1, 201)}, [FIRST.replace("bakers-dozen", game)])
+    _write_rows(batch.variant_folder(tmp_path, game, "redeals=2"), game, "redeals=2", _first_pass_and_retry(),
                 [FIRST.replace("bakers-dozen", f"{game} redeals=2"), DEEP.replace("bakers-dozen", f"{game} redeals=2")])
     points = redeal_points(str(tmp_path), game)
-    assert [(k, s["won"], s["n"]) for k, s, _, _ in points] == [(2, 7, 20), (3, 20, 20)]
-    assert points[0][3]["won"] == 6 and points[0][3]["seeds"] == "1..10" and points[1][3] is None
+    assert [(k, s["won"], s["n"]) for k, s, _, _ in points] == [(2, 70, 200), (3, 200, 200)]
+    assert points[0][3]["won"] == 60 and points[0][3]["seeds"] == "1..100" and points[1][3] is None
     out = tmp_path / "redeals.png"
     subprocess.run([sys.executable, str(ROOT / "experiments" / "plot_redeals.py"), "--games", game,
                     "--results", str(tmp_path), "--out", str(out)], check=True, cwd=ROOT)
