@@ -487,7 +487,7 @@ def retry_sample(df: pd.DataFrame, commands: list[str]) -> dict | None:
     for budget, start, count in _retry_ranges(commands):
         seeds = set(range(start, start + count))
         if start != df["seed"].min() or count < SAMPLE_MIN or seeds >= all_seeds:
-            continue  # the whole run: its main row already says this
+            continue  # picked seeds, or the whole run (which the main row already gives)
         part = df[df["seed"].isin(seeds)]
         if len(part) != count:
             continue
