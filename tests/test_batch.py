@@ -260,10 +260,10 @@ def test_report_shows_the_deeper_sample(tmp_path):
     assert table.loc[0, "won"] == 70 and table.loc[0, "sample_won"] == 60 and table.loc[0, "sample_seeds"] == "1..100"
 
 
-def test_redeal_plot_marks_the_deeper_sample(tmp_path):
+def test_redeal_plot_marks_the_deeper_sample(tmp_path, monkeypatch):
     """experiments/plot_redeals.py: paired points over the common seeds, and the
     retried sample beside the redeals=2 point only."""
-    sys.path.insert(0, str(ROOT / "experiments"))
+    monkeypatch.syspath_prepend(str(ROOT / "experiments"))
     from plot_redeals import redeal_points
 
     game = "grand-duchess"
