@@ -96,8 +96,9 @@ def main() -> None:
     ax.plot([], [], "^:", color="grey", label="up to: unknown deals counted won")
     ax.plot([], [], "s", mfc="none", color="grey",
             label="won on a seed sample searched with a larger budget, 95% Wilson")
-    ax.set_xticks(range(0, 1 + max((k for _, pts in series for k, _, _, _ in pts), default=3)))
-    ax.set_xlim(-0.9, 0.9 + max((k for _, pts in series for k, _, _, _ in pts), default=3))
+    most = max((k for _, pts in series for k, _, _, _ in pts), default=3)
+    ax.set_xticks(range(0, 1 + most))
+    ax.set_xlim(-0.9, 0.9 + most)
     ax.set_xlabel("redeals allowed")
     ax.set_ylabel("win rate (every card known)")
     ax.set_ylim(-0.02, 1.02)

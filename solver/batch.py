@@ -452,10 +452,11 @@ def _retry_ranges(commands: list[str]):
     command in ``commands``, deepest budget first."""
     from .cli import UsageError, build_parser
 
+    parser = build_parser()
     found = []
     for command in commands:
         try:
-            args = build_parser().parse_args(shlex.split(command)[1:])
+            args = parser.parse_args(shlex.split(command)[1:])
         except (UsageError, ValueError):
             continue  # not a command this version can read: it names no sample
         if args.command != "winrate" or not args.retry_unknown:
