@@ -514,10 +514,16 @@ def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: 
         "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | --- |",
     ]
     for r in table.itertuples(index=False):
-        bounds = "-" if r.unknown == 0 else f"{pct(r.lower)}..{pct(r.upper)} ({pct(r.lower_lo)}..{pct(r.upper_hi)})"
+        if r.unknown == 0:
+            interval, bounds = f"{pct(r.wilson_lo)}..{pct(r.wilson_hi)}", "-"
+        else:
+            # no rate, so no interval of it: the Wilson interval of won/deals would read
+            # as one (0%..0.004% for a run left all unknown); the bounds carry its ends
+            interval = "-"
+            bounds = f"{pct(r.lower)}..{pct(r.upper)} ({pct(r.lower_lo)}..{pct(r.upper_hi)})"
         lines.append(
             f"| {r.variant} | {r.deals} | {r.seeds} | {r.won} | {r.lost} | {r.unknown} | {pct(r.rate)} "
-            f"| {pct(r.wilson_lo)}..{pct(r.wilson_hi)} | {bounds} | {r.median_seconds:.3f} | {r.max_seconds:.3f} | {r.solver} |"
+            f"| {interval} | {bounds} | {r.median_seconds:.3f} | {r.max_seconds:.3f} | {r.solver} |"
         )
     samples = table[table["sample_seeds"].notna()]
     if not samples.empty:

@@ -255,6 +255,8 @@ def test_report_shows_the_deeper_sample(tmp_path):
     _write_rows(folder(tmp_path), GAME, "standard", _first_pass_and_retry(), [FIRST, DEEP])
     md = batch.write_report(GAME, tmp_path).read_text()
     assert "## Deeper search on a sample of seeds" in md
+    # 70 won, 10 lost, 120 unknown of 200: bounds only, no interval of a rate there is not
+    assert "| standard | 200 | 1..200 | 70 | 10 | 120 | - | - | 35.0%..95.0% (" in md
     assert "| standard | 1..100 | 50000 | 100 | 60 | 10 | 30 | 60.0% |" in md
     table = pd.read_csv(batch.report_folder(tmp_path, GAME) / "winrates.csv")
     assert table.loc[0, "won"] == 70 and table.loc[0, "sample_won"] == 60 and table.loc[0, "sample_seeds"] == "1..100"
