@@ -79,7 +79,7 @@ def main() -> None:
         lo = [max(0.0, w - s["lo"]) for w, (_, s, _, _) in zip(won, pts)]
         hi = [max(0.0, s["hi"] - w) for w, (_, s, _, _) in zip(won, pts)]
         line = ax.errorbar(xs, won, yerr=[lo, hi], fmt="o-", capsize=4,
-                           label=f"{game}: won / deals (the same {pts[0][1]['n']} decks each), 95% Wilson")
+                           label=f"{game}: won / deals,\nthe same {pts[0][1]['n']} decks each, 95% Wilson")
         colour = line[0].get_color()
         for x, (_, s, _, sample) in zip(xs, pts):
             if s["unknown"]:
@@ -87,15 +87,21 @@ def main() -> None:
                 ax.plot(x, s["upper"], "^", color=colour, alpha=0.6)
             if sample is not None:
                 share = sample["won"] / sample["n"]
-                ax.errorbar(x + 0.12 * (1 if i % 2 else -1), share,
+                xsample = x + 0.12 * (1 if i % 2 else -1)
+                ax.errorbar(xsample, share,
                             yerr=[[max(0.0, share - sample["lo"])], [max(0.0, sample["hi"] - share)]],
                             fmt="s", mfc="none", color=colour, capsize=3)
+                if sample["unknown"]:
+                    # the sample's own ceiling (its unknowns counted won), often far lower
+                    ax.vlines(xsample, sample["hi"], sample["upper_hi"], colors=colour, linestyles="dotted")
+                    ax.plot(xsample, sample["upper"], "^", mfc="none", color=colour)
                 ax.annotate(f"seeds {sample['seeds']}, {sample['budget']:,} nodes", (x, share),
                             xytext=(-8 if i % 2 == 0 else 8, 9), textcoords="offset points",
                             ha="right" if i % 2 == 0 else "left", va="center", fontsize=7, color=colour)
-    ax.plot([], [], "^:", color="grey", label="up to: unknown deals counted won")
+    ax.plot([], [], "^:", color="grey", label="up to: unknown counted won")
     ax.plot([], [], "s", mfc="none", color="grey",
-            label="won on a seed sample searched with a larger budget, 95% Wilson")
+            label="won on a seed sample searched\nwith a larger budget, 95% Wilson")
+    ax.plot([], [], "^:", mfc="none", color="grey", label="up to, on that sample")
     most = max((k for _, pts in series for k, _, _, _ in pts), default=3)
     ax.set_xticks(range(0, 1 + most))
     ax.set_xlim(-0.9, 0.9 + most)
@@ -104,7 +110,8 @@ def main() -> None:
     ax.set_ylim(-0.02, 1.02)
     ax.set_title("Win rate against redeals")
     ax.grid(alpha=0.3)
-    ax.legend(loc="best", fontsize="small", framealpha=0.8)
+    # left of the redeals=1 points, where nothing is drawn: "best" hid a sample's square
+    ax.legend(loc="center left", bbox_to_anchor=(0.0, 0.62), fontsize="x-small", framealpha=0.8)
     fig.text(0.01, 0.01, "\n".join(caption), fontsize=7, family="monospace", va="bottom")
     height = fig.get_size_inches()[1]
     fig.tight_layout(rect=(0, (0.15 + 0.13 * len(caption)) / height, 1, 1))
