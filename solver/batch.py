@@ -603,18 +603,19 @@ def _plot(game_name: str, table: pd.DataFrame, commands: list[str], path: Path) 
         ax.plot(idx, unk["upper"], "^", color="grey")
     samples = table[table["sample_seeds"].notna()]
     if not samples.empty:
+        beside = samples.index + 0.15  # right of the run's own point
         share = samples["sample_won"] / samples["sample_n"]
-        ax.errorbar([i + 0.15 for i in samples.index], share,
+        ax.errorbar(beside, share,
                     yerr=[(share - samples["sample_lo"]).clip(lower=0), (samples["sample_hi"] - share).clip(lower=0)],
                     fmt="s", mfc="none", capsize=4, color="C1",
                     label="won on a seed sample at a larger budget (see winrates.md), 95% Wilson")
-        open_ = samples[samples["sample_unknown"] > 0]
-        if not open_.empty:
+        unsettled = (samples["sample_unknown"] > 0).to_numpy()
+        if unsettled.any():
             # the sample's own ceiling (its unknowns counted won), often far below the run's
-            xs = [i + 0.15 for i in open_.index]
-            ax.vlines(xs, open_["sample_hi"], open_["sample_upper_hi"], colors="C1", linestyles="dotted",
-                      label="up to, on that sample")
-            ax.plot(xs, open_["sample_upper"], "^", mfc="none", color="C1")
+            open_rows = samples[unsettled]
+            ax.vlines(beside[unsettled], open_rows["sample_hi"], open_rows["sample_upper_hi"], colors="C1",
+                      linestyles="dotted", label="up to, on that sample")
+            ax.plot(beside[unsettled], open_rows["sample_upper"], "^", mfc="none", color="C1")
     ax.set_xticks(x, [f"{v}\n({d} deals)" for v, d in zip(table["variant"], table["deals"])])
     ax.set_xlim(-0.6, n - 0.4)
     ax.set_ylabel("win rate")
