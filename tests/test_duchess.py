@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.cards import card, full_pack, parse_card
+from solver.cards import card, card_str, full_pack, parse_card
 from solver.deals import seeded_deck
 from solver.errors import PatienceError
 from solver.games import duchess as du
@@ -296,15 +296,15 @@ def test_each_first_move_gets_a_search_of_its_own(algorithm, monkeypatch):
     assert single.result == "unknown"
 
 
-@pytest.mark.parametrize("moves", ["any", "whole"])
-def test_dead_end_test_only_cuts_lost_states(moves):
-    """is_dead's claim checked state by state: along random walks through 8-rank deals
-    without a redeal, the first state it calls dead is handed, as the checker's
-    position, to the exhaustive oracle, which must find it lost.  The walks prefer
-    dealing, so that the waste grows as in the lost full deals."""
+@pytest.mark.parametrize("variant", [{"redeals": 0}, {"redeals": 0, "moves": "whole"}, {}], ids=str)
+def test_dead_end_test_only_cuts_lost_states(variant):
+    """is_dead's claim checked state by state: along random walks through 8-rank deals,
+    the first state it calls dead is handed, as the checker's position, to the
+    exhaustive oracle, which must find it lost.  The walks prefer dealing, so that the
+    waste grows as in the lost full deals (with a redeal, is_dead works only after
+    it)."""
     from oracle_search import first_dead_states_are_lost
 
-    variant = {"redeals": 0, "moves": moves}
     rng = random.Random(5)
 
     def walks():
@@ -319,3 +319,35 @@ def test_dead_end_test_only_cuts_lost_states(moves):
     checked = first_dead_states_are_lost(du, walks(), choose, solve_state, want=20, max_states=200_000,
                                          steps=300, view=kernel_view)
     assert checked >= 20
+
+
+def test_dead_end_counts_stock_cards_in_the_stuck_set():
+    """A position found by a random walk (7 ranks, A..7 with the 7 on the A; seed 363;
+    no redeal) that is lost because of a card still in the stock.  Base A; AC, AD and
+    AH are home.  Waste, bottom to top: 5H 7H 7D 3H AS 3C 3D 6S; stock 4H 2C 6C 4S.
+
+    The stuck set is the waste and the 6C.  6S, on top, needs AS (under it) home
+    first and could go only onto 7H or 7D (under it too); 6C, once dealt, needs 3C
+    home first and could go only onto the same red sevens.  Four cards then each keep
+    a column: the root 5D (it needs 3D home first and could go only onto 6S or 6C),
+    and the fan cards 2S (needs AS; could go onto 3D or 3H), 7S and 7C (need AS and
+    3C; could go only onto the red aces, which are home).  The fan cards can leave the
+    reserve only into spaces, so no space is ever free for a waste card, and neither
+    6S nor 6C can ever move: lost, as the oracle confirms.  Without the stock in the
+    set, 6C counts as a card 5D could go onto, and the test decides nothing."""
+    variant = {"redeals": 0}
+    deck = tiny_deck(363, 7)
+    st = du.initial_state(deck, variant, ranks=7)
+    g = GAMES[GAME](deck, variant, ranks=7)
+    for text in ["r3 F AH", "r2 F AC", "deal", "deal", "deal", "deal", "r2 F AD", "deal", "deal", "deal", "deal"]:
+        [m] = [m for m in kernel_moves(st) if du.move_text(m) == text]
+        du.apply_move(st, m)
+        g.apply(text)
+    assert [card_str(c) for c in kernel_view(st)[3]] == "5H 7H 7D 3H AS 3C 3D 6S".split()
+    assert [card_str(c) for c in kernel_view(st)[2]] == "4H 2C 6C 4S".split()
+    assert du.is_dead(st)
+    without_stock = st.copy()
+    without_stock[du.TK] = without_stock[du.TN]
+    assert not du.is_dead(without_stock)
+    won, _, _ = solve_state(g, max_states=400_000)
+    assert not won

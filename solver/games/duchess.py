@@ -647,50 +647,54 @@ def _pinned(st, c):
 
 @njit(cache=True)
 def is_dead(st):
-    """True only if the state is lost.  Used only in games without a redeal
-    (``redeals=0``): the argument needs a waste that never goes back to the stock,
-    which also holds after the redeal of the standard game, but there it decided
-    nothing on the benchmark (seeds 1..1000, all won) and cost 7% of its speed.
+    """True only if the state is lost.  Used in the last round only (``redeals=0``,
+    or after the redeal): the argument needs a waste that never goes back to the stock.
 
-    Stuck set: a set X of waste cards such that every card of X either lies under
-    another card of X, or (a) a card its suit needs first is in X, (b) each card it
-    could be built on (the other colour, one rank higher) is home or in X, and (c)
-    the reserve cannot be empty before some card of X leaves the waste.  Take any
-    win and its first move that takes a card x of X off the waste.  Until then all
-    of X is in the waste: x is on top, so no card of X lies over it; by (a) it cannot
-    go home, by (b) no column top takes it, and by (c) it cannot fill a space (a
-    waste card may only once the reserve is empty).  So no win exists.
+    Stuck set: a set Y of waste and stock cards such that every card of Y either lies
+    in the waste under another waste card of Y, or (a) a card its suit needs first is
+    in Y, (b) each card it could be built on (the other colour, one rank higher) is
+    home or in Y, and (c) no space can take a card of the waste or stock before some
+    card of Y leaves them.  Take any win and its first move that takes a card y of Y
+    out of the waste and stock (to a foundation, a column or a space).  Until then all
+    of Y stays in the waste and stock, in the same order within the waste, so no
+    waste card of Y lies over y (a stock card reaches a foundation or a column only
+    from the top of the waste); by (a) y cannot go home, by (b) no column top takes
+    it, and by (c) it cannot fill a space.  So no win exists.
 
     (c) is shown by counting columns.  A column root that is pinned (cannot go home
-    and has no card it could go onto, as in (a) and (b)) keeps its column until x
+    and has no card it could go onto, as in (a) and (b)) keeps its column until y
     leaves.  A fan card that is pinned can only leave the reserve for a space, and
-    then, as a root, keeps that column as well.  Emptying the reserve before x
-    leaves would need a column of its own for every such root and fan card: more
-    than four cannot be.
+    then, as a root, keeps that column as well.  Waste and stock cards fill spaces
+    only once the reserve is empty; by then, with four or more such roots and fan
+    cards, every column has a pinned root and none is ever empty.
 
-    X is the largest such set: start from the whole waste and drop the cards that
-    break the rule until none does (the rule only gets harder as X shrinks, so the
-    order of dropping does not matter)."""
-    if st[MAXRED] != 0 or st[BASE] < 0 or st[WN] == 0:
+    Y is the largest such set: start from every waste and stock card and drop the
+    cards that break the rule until none does (the rule only gets harder as Y
+    shrinks, so the order of dropping does not matter)."""
+    if st[ROUND] != st[MAXRED] or st[BASE] < 0 or st[WN] + st[TN] - st[TK] == 0:
         return False
     held = st[RESLEFT]
     for col in range(NCOLS):
         if st[H0 + col] > 0:
             held += 1
-    if held <= NCOLS:
+    if held < NCOLS:
         return False  # (c) can never hold: not enough roots and fan cards
     for i in range(st[WN]):
         st[STUCK0 + st[WST0 + i]] = 1
+    for i in range(st[TK], st[TN]):
+        st[STUCK0 + st[TAL0 + i]] = 1
     dead = _stuck_set(st)
     for i in range(st[WN]):
         st[STUCK0 + st[WST0 + i]] = 0
+    for i in range(st[TK], st[TN]):
+        st[STUCK0 + st[TAL0 + i]] = 0
     return dead
 
 
 @njit(cache=True)
 def _stuck_set(st):
-    """is_dead's fixpoint over the flags at STUCK0 (set for the waste cards, 0 for
-    every other card); True if the largest stuck set is not empty."""
+    """is_dead's fixpoint over the flags at STUCK0 (set for the waste and stock
+    cards, 0 for every other card); True if the largest stuck set is not empty."""
     while True:
         for s in range(4):
             st[LEAST0 + s] = INF_ORDER
@@ -700,7 +704,13 @@ def _stuck_set(st):
                 o = _order(st, c)
                 if o < st[LEAST0 + c // 13]:
                     st[LEAST0 + c // 13] = o
-        held = 0  # columns kept until a stuck card leaves the waste
+        for i in range(st[TK], st[TN]):
+            c = st[TAL0 + i]
+            if st[STUCK0 + c]:
+                o = _order(st, c)
+                if o < st[LEAST0 + c // 13]:
+                    st[LEAST0 + c // 13] = o
+        held = 0  # columns kept until a stuck card leaves the waste and stock
         for col in range(NCOLS):
             if st[H0 + col] > 0 and _pinned(st, st[COL0 + col * CAP]):
                 held += 1
@@ -708,9 +718,18 @@ def _stuck_set(st):
             for i in range(st[FH0 + f]):
                 if _pinned(st, st[FAN0 + f * FAN_CARDS + i]):
                     held += 1
-        if held <= NCOLS:
-            return False  # (c) fails, so every card drops, top first
+        if held < NCOLS:
+            return False  # (c) fails, so every card drops
         dropped = False
+        kept = False
+        for i in range(st[TK], st[TN]):
+            c = st[TAL0 + i]
+            if st[STUCK0 + c]:
+                if _pinned(st, c):
+                    kept = True
+                else:
+                    st[STUCK0 + c] = 0
+                    dropped = True
         covered = False
         for i in range(st[WN] - 1, -1, -1):
             c = st[WST0 + i]
@@ -722,7 +741,7 @@ def _stuck_set(st):
                 continue
             covered = True
         if not dropped:
-            return covered
+            return covered or kept
 
 
 @njit(cache=True)
