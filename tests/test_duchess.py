@@ -322,32 +322,40 @@ def test_dead_end_test_only_cuts_lost_states(variant):
 
 
 def test_dead_end_counts_stock_cards_in_the_stuck_set():
-    """A position found by a random walk (7 ranks, A..7 with the 7 on the A; seed 363;
-    no redeal) that is lost because of a card still in the stock.  Base A; AC, AD and
-    AH are home.  Waste, bottom to top: 5H 7H 7D 3H AS 3C 3D 6S; stock 4H 2C 6C 4S.
+    """A position found by a random walk (6 ranks, A..6 with the 6 on the A; seed 108;
+    no redeal) whose loss is_dead proves only by counting a card still in the stock.
+    Base 6: 6C, AC, 6D and 6H are home.  Columns 4H; 5H 4C 3H; empty; 4D.  Fans 5D 2D
+    2C; 2S 6S AS; 2H.  Waste, bottom to top: 4S AD 3S 3D AH 3C 5S; stock 5C.
 
-    The stuck set is the waste and the 6C.  6S, on top, needs AS (under it) home
-    first and could go only onto 7H or 7D (under it too); 6C, once dealt, needs 3C
-    home first and could go only onto the same red sevens.  Four cards then each keep
-    a column: the root 5D (it needs 3D home first and could go only onto 6S or 6C),
-    and the fan cards 2S (needs AS; could go onto 3D or 3H), 7S and 7C (need AS and
-    3C; could go only onto the red aces, which are home).  The fan cards can leave the
-    reserve only into spaces, so no space is ever free for a waste card, and neither
-    6S nor 6C can ever move: lost, as the oracle confirms.  Without the stock in the
-    set, 6C counts as a card 5D could go onto, and the test decides nothing."""
+    The stuck set is the waste and the 5C.  5S, on top, needs 3S and 4S (under it)
+    home first, and 5C, once dealt, needs 3C (in the waste); each could go only onto a
+    red 6, and both are home.  Four cards then each keep a column: the roots 4H and 4D
+    (they need AH and AD, in the waste, home first, and could go only onto 5S or 5C),
+    and the fan cards 2D and 2H (they need AD and AH, and could go only onto 3S or 3C,
+    in the waste), which can leave the reserve only into the two other columns.  So no
+    space is ever free for a waste card, and neither 5S nor 5C can ever move: lost, as
+    the oracle confirms.  Without the stock in the set, 5C counts as a card 4H and 4D
+    could go onto, and the test decides nothing."""
     variant = {"redeals": 0}
-    deck = tiny_deck(363, 7)
-    st = du.initial_state(deck, variant, ranks=7)
-    g = GAMES[GAME](deck, variant, ranks=7)
-    for text in ["r3 F AH", "r2 F AC", "deal", "deal", "deal", "deal", "r2 F AD", "deal", "deal", "deal", "deal"]:
+    deck = tiny_deck(108, 6)
+    st = du.initial_state(deck, variant, ranks=6)
+    g = GAMES[GAME](deck, variant, ranks=6)
+    for text in ["r4 F 6D", "t1 t3 3H", "r4 t1 4H", "r4 F 6H", "deal", "deal", "deal", "deal", "deal", "deal",
+                 "r3 F 6C", "r3 F AC", "t3 t2 4C", "deal"]:
         [m] = [m for m in kernel_moves(st) if du.move_text(m) == text]
         du.apply_move(st, m)
         g.apply(text)
-    assert [card_str(c) for c in kernel_view(st)[3]] == "5H 7H 7D 3H AS 3C 3D 6S".split()
-    assert [card_str(c) for c in kernel_view(st)[2]] == "4H 2C 6C 4S".split()
+    def text_of(pile):
+        return " ".join(card_str(c) for c in pile)
+
+    fans, columns, stock, waste = kernel_view(st)[:4]
+    assert [text_of(f) for f in fans] == ["5D 2D 2C", "2S 6S AS", "2H", ""]
+    assert [text_of(c) for c in columns] == ["4H", "5H 4C 3H", "", "4D"]
+    assert text_of(stock) == "5C"
+    assert text_of(waste) == "4S AD 3S 3D AH 3C 5S"
     assert du.is_dead(st)
     without_stock = st.copy()
     without_stock[du.TK] = without_stock[du.TN]
     assert not du.is_dead(without_stock)
-    won, _, _ = solve_state(g, max_states=400_000)
+    won, _, _ = solve_state(g, max_states=10_000)
     assert not won
