@@ -124,8 +124,11 @@ def test_pack_unpack_round_trip():
             other = st.copy()
             other[: du.W0] = 0
             other[du.NR], other[du.MAXRED], other[du.WHOLE] = st[du.NR], st[du.MAXRED], st[du.WHOLE]
+            other[du.BASE] = -1  # as if the store's last state had another base
+            other[du.ORD0: du.ORD0 + 52] = -1
             du.unpack(row, other)
             assert kernel_view(other) == kernel_view(st)
+            assert list(other[du.ORD0: du.ORD0 + 52]) == list(st[du.ORD0: du.ORD0 + 52])  # is_dead's table
             assert (other[du.HASH1], other[du.HASH2], other[du.LEFT], other[du.RESLEFT]) == (
                 st[du.HASH1], st[du.HASH2], st[du.LEFT], st[du.RESLEFT])
 

@@ -82,7 +82,9 @@ WST0 = TAL0 + 52  # the waste, bottom to top
 SNAP0 = WST0 + 52  # the talon before the redeal: TN, TK, cards
 STUCK0 = SNAP0 + 2 + 52  # is_dead's scratch: 1 for each card of the stuck set,
 LEAST0 = STUCK0 + 52  # and per suit the lowest foundation order among them
-STATE_LEN = LEAST0 + 4
+ORD0 = LEAST0 + 4  # each card's place in its suit's foundation order (set with the base)
+TGT0 = ORD0 + 52  # the two cards each card could be built on (other colour, one rank up)
+STATE_LEN = TGT0 + 2 * 52
 
 PACK_LEN = 20 + 52  # counters, then column cards, stock, waste
 MAX_MOVES = 160
@@ -132,6 +134,7 @@ def initial_state(deck, variant: dict, ranks: int = 13, columns: int | None = No
     for f in range(NFANS):
         st[FH0 + f] = FAN_CARDS
     st[RESLEFT] = 12
+    _set_targets(st)
     for col in range(NCOLS):
         st[COL0 + col * CAP] = cards[12 + col]
         st[H0 + col] = 1
@@ -332,6 +335,28 @@ def _set_base(st, b):
     _term(st, Z_BASE + st[BASE] + 1, -1)
     st[BASE] = b
     _term(st, Z_BASE + b + 1, 1)
+    _set_orders(st)
+
+
+@njit(cache=True)
+def _set_orders(st):
+    """The table behind _order, for the current base rank (is_dead's hot path would
+    otherwise divide by the number of ranks for every card it looks at)."""
+    if st[BASE] >= 0:
+        for c in range(52):
+            st[ORD0 + c] = (c % 13 - st[BASE]) % st[NR]
+
+
+@njit(cache=True)
+def _set_targets(st):
+    """The table at TGT0: for each card the two cards it could be built on."""
+    for c in range(52):
+        r = (c % 13 + 1) % st[NR]
+        k = 0
+        for t in range(4):
+            if (t == 1 or t == 2) != _is_red(c):
+                st[TGT0 + 2 * c + k] = t * 13 + r
+                k += 1
 
 
 @njit(cache=True)
@@ -622,7 +647,7 @@ def lower_bound(st):
 @njit(cache=True)
 def _order(st, c):
     """c's place in its suit's foundation order (0 = the base rank)."""
-    return (c % 13 - st[BASE]) % st[NR]
+    return st[ORD0 + c]
 
 
 @njit(cache=True)
@@ -631,16 +656,11 @@ def _pinned(st, c):
     (a card its suit needs first is in the set: ``st[LEAST0 + s]`` is the lowest
     order of the set's cards of suit s) nor onto a column (each card it could be
     built on is home or in the set, hence not on a column)."""
-    s = c // 13
-    if st[LEAST0 + s] >= _order(st, c):
+    if st[LEAST0 + c // 13] >= _order(st, c):
         return False
-    r = (c % 13 + 1) % st[NR]
-    red = _is_red(c)
-    for t in range(4):
-        if (t == 1 or t == 2) == red:
-            continue
-        q = t * 13 + r
-        if _order(st, q) >= st[F0 + t] and st[STUCK0 + q] == 0:
+    for k in range(2):
+        q = st[TGT0 + 2 * c + k]
+        if _order(st, q) >= st[F0 + q // 13] and st[STUCK0 + q] == 0:
             return False
     return True
 
@@ -671,8 +691,8 @@ def is_dead(st):
     Y is the largest such set: start from every waste and stock card and drop the
     cards that break the rule until none does (the rule only gets harder as Y
     shrinks, so the order of dropping does not matter)."""
-    if st[ROUND] != st[MAXRED] or st[BASE] < 0 or st[WN] + st[TN] - st[TK] == 0:
-        return False
+    if st[ROUND] != st[MAXRED] or st[BASE] < 0 or st[WN] == 0:
+        return False  # (with no waste, no set can hold: see _stuck_set)
     held = st[RESLEFT]
     for col in range(NCOLS):
         if st[H0 + col] > 0:
@@ -712,24 +732,15 @@ def _stuck_set(st):
                     st[LEAST0 + c // 13] = o
         held = 0  # columns kept until a stuck card leaves the waste and stock
         for col in range(NCOLS):
-            if st[H0 + col] > 0 and _pinned(st, st[COL0 + col * CAP]):
+            if held < NCOLS and st[H0 + col] > 0 and _pinned(st, st[COL0 + col * CAP]):
                 held += 1
         for f in range(NFANS):
             for i in range(st[FH0 + f]):
-                if _pinned(st, st[FAN0 + f * FAN_CARDS + i]):
+                if held < NCOLS and _pinned(st, st[FAN0 + f * FAN_CARDS + i]):
                     held += 1
         if held < NCOLS:
             return False  # (c) fails, so every card drops
         dropped = False
-        kept = False
-        for i in range(st[TK], st[TN]):
-            c = st[TAL0 + i]
-            if st[STUCK0 + c]:
-                if _pinned(st, c):
-                    kept = True
-                else:
-                    st[STUCK0 + c] = 0
-                    dropped = True
         covered = False
         for i in range(st[WN] - 1, -1, -1):
             c = st[WST0 + i]
@@ -740,8 +751,17 @@ def _stuck_set(st):
                 dropped = True
                 continue
             covered = True
+        if not covered:
+            # the lowest card of each suit in the set cannot meet (a), so it must be
+            # a waste card under another: with none left, every stock card drops too
+            return False
+        for i in range(st[TK], st[TN]):
+            c = st[TAL0 + i]
+            if st[STUCK0 + c] and not _pinned(st, c):
+                st[STUCK0 + c] = 0
+                dropped = True
         if not dropped:
-            return covered or kept
+            return True
 
 
 @njit(cache=True)
@@ -775,9 +795,12 @@ def pack(st, row):
 
 @njit(cache=True)
 def unpack(row, st):
-    """Inverse of pack; the variant, the fans' cards and the ordering weights are
-    kept from ``st``."""
+    """Inverse of pack; the variant, the fans' cards, the ordering weights and the
+    target table are kept from ``st``, and the order table follows the base."""
+    rebase = st[BASE] != row[0]
     st[BASE] = row[0]
+    if rebase:
+        _set_orders(st)
     st[ROUND] = row[1]
     st[TN] = row[2]
     st[TK] = row[3]
