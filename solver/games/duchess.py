@@ -351,11 +351,10 @@ def _set_orders(st):
 def _set_targets(st):
     """The table at TGT0: for each card the two cards it could be built on."""
     for c in range(52):
-        r = (c % 13 + 1) % st[NR]
         k = 0
-        for t in range(4):
-            if (t == 1 or t == 2) != _is_red(c):
-                st[TGT0 + 2 * c + k] = t * 13 + r
+        for t in range(52):
+            if k < 2 and _goes_on(st, c, t):
+                st[TGT0 + 2 * c + k] = t
                 k += 1
 
 
@@ -699,16 +698,19 @@ def is_dead(st):
             held += 1
     if held < NCOLS:
         return False  # (c) can never hold: not enough roots and fan cards
-    for i in range(st[WN]):
-        st[STUCK0 + st[WST0 + i]] = 1
-    for i in range(st[TK], st[TN]):
-        st[STUCK0 + st[TAL0 + i]] = 1
+    _flag(st, WST0, WST0 + st[WN], 1)
+    _flag(st, TAL0 + st[TK], TAL0 + st[TN], 1)
     dead = _stuck_set(st)
-    for i in range(st[WN]):
-        st[STUCK0 + st[WST0 + i]] = 0
-    for i in range(st[TK], st[TN]):
-        st[STUCK0 + st[TAL0 + i]] = 0
+    _flag(st, WST0, WST0 + st[WN], 0)
+    _flag(st, TAL0 + st[TK], TAL0 + st[TN], 0)
     return dead
+
+
+@njit(cache=True)
+def _flag(st, lo, hi, v):
+    """Set the stuck-set flag of the cards at st[lo:hi] (the waste, or the stock) to v."""
+    for i in range(lo, hi):
+        st[STUCK0 + st[i]] = v
 
 
 @njit(cache=True)
