@@ -40,30 +40,46 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def summarize(results: Iterable[str], z: float = 1.96) -> dict:
     """Counts, rate and intervals for a list (or pandas Series) of result strings.
 
-    Keys: won, lost, unknown, n; rate (won/n, or None while unknowns remain);
-    lo, hi (Wilson interval of won/n); lower, lower_lo (unknowns counted lost, and its
-    Wilson lower end); upper, upper_hi (unknowns counted won, and its Wilson upper end).
+    Keys: won, lost, unknown, n;
+    rate, rate_lo, rate_hi: won/n and its Wilson interval, only when no deal is
+    unknown (else None: with unknowns there is no rate, only bounds);
+    lower_bound, lower_bound_lo, lower_bound_hi: unknowns counted lost (won/n) and
+    its Wilson interval;
+    upper_bound, upper_bound_lo, upper_bound_hi: unknowns counted won
+    ((won + unknown)/n) and its Wilson interval.
+    The true rate lies between lower_bound_lo and upper_bound_hi (95% each side).
     """
-    counts = Counter(str(r) for r in results)
+    if hasattr(results, "value_counts"):  # a pandas Series: counted without a Python loop
+        counts = {str(k): int(v) for k, v in results.value_counts().items() if v}
+    else:
+        counts = Counter(str(r) for r in results)
     strange = set(counts) - set(RESULTS)
     if strange:
         raise ValueError(f"summarize: unexpected result values {sorted(strange)}")
-    won, lost, unknown = (counts[r] for r in RESULTS)
+    return summarize_counts(*(counts.get(r, 0) for r in RESULTS), z=z)
+
+
+def summarize_counts(won: int, lost: int, unknown: int, z: float = 1.96) -> dict:
+    """summarize() from the three counts."""
     n = won + lost + unknown
     lo, hi = wilson(won, n, z)
     upper_won = won + unknown
+    up_lo, up_hi = wilson(upper_won, n, z)
+    decided = unknown == 0 and n > 0
     return {
         "won": won,
         "lost": lost,
         "unknown": unknown,
         "n": n,
-        "rate": (won / n if n else None) if unknown == 0 else None,
-        "lo": lo,
-        "hi": hi,
-        "lower": won / n if n else 0.0,
-        "lower_lo": lo,
-        "upper": upper_won / n if n else 1.0,
-        "upper_hi": wilson(upper_won, n, z)[1],
+        "rate": won / n if decided else None,
+        "rate_lo": lo if decided else None,
+        "rate_hi": hi if decided else None,
+        "lower_bound": won / n if n else 0.0,
+        "lower_bound_lo": lo,
+        "lower_bound_hi": hi,
+        "upper_bound": upper_won / n if n else 1.0,
+        "upper_bound_lo": up_lo,
+        "upper_bound_hi": up_hi,
     }
 
 

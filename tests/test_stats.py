@@ -52,24 +52,29 @@ def test_summarize_all_decided():
     s = summarize(["won"] * 81 + ["lost"] * 19)
     assert (s["won"], s["lost"], s["unknown"], s["n"]) == (81, 19, 0, 100)
     assert s["rate"] == pytest.approx(0.81)
-    assert (s["lo"], s["hi"]) == pytest.approx(wilson_by_hand(81, 100))
-    assert s["lower"] == s["upper"] == pytest.approx(0.81)
+    assert (s["rate_lo"], s["rate_hi"]) == pytest.approx(wilson_by_hand(81, 100))
+    assert s["lower_bound"] == s["upper_bound"] == pytest.approx(0.81)
+    # with nothing unknown the bounds are the rate, each with the rate's interval
+    assert (s["lower_bound_lo"], s["lower_bound_hi"]) == (s["rate_lo"], s["rate_hi"])
+    assert (s["upper_bound_lo"], s["upper_bound_hi"]) == (s["rate_lo"], s["rate_hi"])
 
 
 def test_summarize_with_unknowns_gives_bounds():
+    """While deals are unknown there is no rate (and no interval of one): each bound
+    comes with its own Wilson interval, and the columns say which end is which."""
     s = summarize(pd.Series(["won"] * 8 + ["lost"] + ["unknown"]))
     assert (s["won"], s["lost"], s["unknown"], s["n"]) == (8, 1, 1, 10)
-    assert s["rate"] is None
-    assert s["lower"] == pytest.approx(0.8)
-    assert s["upper"] == pytest.approx(0.9)
-    assert s["lower_lo"] == pytest.approx(wilson_by_hand(8, 10)[0])
-    assert s["upper_hi"] == pytest.approx(wilson_by_hand(9, 10)[1])
-    assert (s["lo"], s["hi"]) == pytest.approx(wilson_by_hand(8, 10))
+    assert s["rate"] is None and s["rate_lo"] is None and s["rate_hi"] is None
+    assert s["lower_bound"] == pytest.approx(0.8)
+    assert s["upper_bound"] == pytest.approx(0.9)
+    assert (s["lower_bound_lo"], s["lower_bound_hi"]) == pytest.approx(wilson_by_hand(8, 10))
+    assert (s["upper_bound_lo"], s["upper_bound_hi"]) == pytest.approx(wilson_by_hand(9, 10))
 
 
 def test_summarize_empty_and_bad_values():
     s = summarize([])
-    assert s["n"] == 0 and s["rate"] is None and (s["lo"], s["hi"]) == (0.0, 1.0)
+    assert s["n"] == 0 and s["rate"] is None and s["rate_lo"] is None
+    assert (s["lower_bound_lo"], s["lower_bound_hi"]) == (0.0, 1.0)
     with pytest.raises(ValueError):
         summarize(["won", "draw"])
 

@@ -1,0 +1,28 @@
+"""Win rates over many seeded deals: a resumable parallel run, its rows on disk, and
+the report.
+
+    store   the per-deal rows: deals.parquet, superseded.parquet, part files while a
+            run is going, command.json, the folder lock (see its docstring)
+    run     ``run_winrate``: solve the seeds not on disk yet, in worker processes
+    report  winrates.csv / .md from the rows; samples at their own limits
+    plot    winrates.png
+"""
+
+from .paths import DEFAULT_OUT, GAME_TITLES, game_title, report_folder, variant_folder
+from .report import (Variant, code_versions, load_variants, lost_text, paired_table, pct, proof_text, rate_text,
+                     report_table, retry_sample, summarize_rows, write_report)
+from .run import (MAX_CHUNK, chunk_seeds, print_summary, run_winrate, solve_chunk, solve_limits,
+                  solver_defaults)
+from .store import (COLUMNS, DEALS, PART_PREFIX, SCHEMA, SUPERSEDED, TMP_PREFIX, folder_lock, fold, merge,
+                    part_files, read_all_rows, read_command, read_rows, read_store, record_from_command,
+                    remove_stray_temps, write_command, write_part)
+
+__all__ = [
+    "COLUMNS", "DEALS", "DEFAULT_OUT", "GAME_TITLES", "MAX_CHUNK", "PART_PREFIX", "SCHEMA", "SUPERSEDED",
+    "TMP_PREFIX", "Variant", "chunk_seeds", "code_versions", "fold", "folder_lock", "game_title",
+    "load_variants", "lost_text", "merge", "paired_table", "part_files", "pct", "print_summary", "proof_text",
+    "rate_text", "read_all_rows", "read_command", "read_rows", "read_store", "record_from_command",
+    "remove_stray_temps", "report_folder", "report_table", "retry_sample", "run_winrate", "solve_chunk",
+    "solve_limits", "solver_defaults", "summarize_rows", "variant_folder", "write_command", "write_part",
+    "write_report",
+]

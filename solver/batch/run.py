@@ -1,0 +1,287 @@
+"""A resumable parallel win-rate run over seeded deals (``patience winrate``).
+
+Only the parent process writes (part files, then the fold, under the folder's lock),
+so workers orphaned by a killed parent can never add a row behind the back of the
+next run.  A rerun skips the seeds already on disk and solves the rest.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import multiprocessing as mp
+import signal
+import sys
+import time
+
+import pandas as pd
+
+import solver
+
+from .. import deals
+from .. import solve as solve_mod
+from ..games import get_game
+from ..variants import parse_variant, variant_str
+from . import store
+from .paths import DEFAULT_OUT, variant_folder
+
+MAX_CHUNK = 100
+
+
+# ------------------------------------------------------------------ solving
+
+
+def solver_defaults() -> dict:
+    """solve_deal's own default limits, so that rows record the limits actually used
+    without a second copy of the numbers here."""
+    params = inspect.signature(solve_mod.solve_deal).parameters
+    return {
+        name: params[name].default
+        for name in ("max_nodes", "seconds", "tt_mb")
+        if name in params and params[name].default is not inspect.Parameter.empty
+    }
+
+
+def solve_limits(max_nodes=None, seconds=None, tt_mb=None) -> dict:
+    """Keyword limits for solve_deal: the given ones over solve_deal's defaults."""
+    limits = solver_defaults()
+    given = {"max_nodes": max_nodes, "seconds": seconds, "tt_mb": tt_mb}
+    limits.update({k: v for k, v in given.items() if v is not None})
+    return limits
+
+
+def _stop(r, max_nodes, max_seconds) -> str:
+    """What stopped an unknown search: the solver's own word, or (from a solver that
+    does not say) the budget that was spent, else "unrecorded"."""
+    if r.result != "unknown":
+        return ""
+    stop = getattr(r, "stop", None)
+    if stop:
+        return str(stop)
+    if max_nodes is not None and r.nodes >= max_nodes:
+        return "nodes"
+    if max_seconds is not None and r.seconds >= max_seconds:
+        return "time"
+    return "unrecorded"
+
+
+def _proof(r) -> str:
+    if r.result != "lost":
+        return ""
+    return str(getattr(r, "proof", "") or "unrecorded")
+
+
+def solve_chunk(task: tuple) -> list[dict]:
+    """Solve a list of seeds (runs in a worker process, or in-process for jobs=1)."""
+    game_name, variant, vstr, seeds, algorithm, limits = task
+    game = get_game(game_name)
+    max_nodes = limits.get("max_nodes")
+    max_seconds = limits.get("seconds")
+    tt_mb = limits.get("tt_mb")
+    rows = []
+    for seed in seeds:
+        deck = deals.seeded_deck(seed, game.PACKS)
+        r = solve_mod.solve_deal(game_name, variant, deck, algorithm=algorithm, **limits)
+        rows.append(
+            {
+                "seed": int(seed),
+                "game": game_name,
+                "variant": vstr,
+                "algorithm": algorithm,
+                "result": r.result,
+                "proof": _proof(r),
+                "stop": _stop(r, max_nodes, max_seconds),
+                "nodes": int(r.nodes),
+                "seconds": float(r.seconds),
+                "solution_length": len(r.moves) if r.result == "won" else -1,
+                "max_nodes": -1 if max_nodes is None else int(max_nodes),
+                "max_seconds": math.nan if max_seconds is None else float(max_seconds),
+                "tt_mb": math.nan if tt_mb is None else float(tt_mb),
+                # the code this worker imported: the code that made the row
+                "code_version": solver.SOURCE_HASH,
+                "code_basis": "recorded",
+                "package_version": solver.__version__,
+            }
+        )
+    return rows
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group; only the parent should react to it
+    # (it stops the pool), otherwise every worker prints its own traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _mp_context():
+    """forkserver (or spawn): forking a parent that may hold numba/LLVM threads is unsafe."""
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        # Workers fork from a server that has already imported the solver (numba, numpy).
+        ctx.set_forkserver_preload(["solver.batch"])
+    return ctx
+
+
+def chunk_seeds(seeds: list[int], jobs: int, chunk_size: int | None = None) -> list[list[int]]:
+    """Split the seeds to do into chunks: small enough that each worker gets several
+    (progress and load balance) and that a kill loses little, at most MAX_CHUNK."""
+    if not seeds:
+        return []
+    if chunk_size is None:
+        chunk_size = max(1, min(MAX_CHUNK, math.ceil(len(seeds) / (4 * max(1, jobs)))))
+    return [seeds[i : i + chunk_size] for i in range(0, len(seeds), chunk_size)]
+
+
+def _run_chunks(tasks: list[tuple], jobs: int):
+    """Yield each chunk's rows as it finishes (in-process for jobs=1 or a single
+    chunk, else a pool; nothing at all for no chunks)."""
+    if not tasks:
+        return
+    if jobs <= 1 or len(tasks) == 1:
+        for task in tasks:
+            yield solve_chunk(task)
+        return
+    with _mp_context().Pool(min(jobs, len(tasks)), initializer=_worker_init) as pool:
+        yield from pool.imap_unordered(solve_chunk, tasks)
+
+
+def _to_do(on_disk: pd.DataFrame, wanted: range, limits: dict, retry_unknown: bool) -> list[int]:
+    """The seeds of ``wanted`` to solve now: those not on disk, and with
+    ``retry_unknown`` those on disk as unknown under a smaller node or time budget
+    than the one given now (a row whose limits are at least as large is kept)."""
+    if retry_unknown and len(on_disk):
+        bigger = (on_disk["max_nodes"].fillna(-1) < limits.get("max_nodes", -1)) | (
+            on_disk["max_seconds"].fillna(-1) < limits.get("seconds", -1))
+        on_disk = on_disk[(on_disk["result"] != "unknown") | ~bigger]
+    done = set(on_disk["seed"].tolist())
+    return [s for s in wanted if s not in done]
+
+
+def _prepare_solver(game_name: str, algorithm: str, limits: dict, processes: int) -> None:
+    """Before the pool starts, where the solver offers it: a PatienceError now if
+    ``processes`` solvers with these limits do not fit in memory, and the game's
+    kernels compiled once (saying so), so that the workers find a warm cache."""
+    check = getattr(solve_mod, "check_memory", None)
+    if check is not None:
+        check(game_name, algorithm, limits.get("max_nodes"), limits.get("tt_mb"), processes)
+    ensure = getattr(solve_mod, "ensure_compiled", None)
+    if ensure is not None:
+        ensure(game_name, announce=sys.stderr)
+
+
+# ------------------------------------------------------------------ the run
+
+
+def run_winrate(
+    game_name: str,
+    variant,
+    start: int,
+    n_deals: int,
+    jobs: int,
+    algorithm: str = "auto",
+    max_nodes=None,
+    seconds=None,
+    out_dir=DEFAULT_OUT,
+    progress: bool = True,
+    command: str = "",
+    tt_mb=None,
+    chunk_size: int | None = None,
+    out=None,
+    retry_unknown: bool = False,
+) -> dict:
+    """Solve seeds start..start+n_deals-1 that are not on disk yet (with
+    ``retry_unknown``, also those on disk as unknown that had a smaller node or time
+    budget than the one given now); print a summary and rebuild the report.
+    ``variant`` is a variant dict or a list of key=value words.  Returns the summary
+    of the requested seeds (stats.summarize keys plus run info).  A folder that
+    cannot be written, or one another run is writing, is a PatienceError."""
+    from tqdm import tqdm
+
+    from .report import summarize_rows, write_report
+
+    out = out or sys.stdout
+    game = get_game(game_name)
+    if not isinstance(variant, dict):
+        variant = parse_variant(game_name, game.VARIANTS, list(variant))
+    vstr = variant_str(variant, game.VARIANTS)
+    folder = store.ensure_writable_dir(variant_folder(out_dir, game_name, vstr))
+    limits = solve_limits(max_nodes, seconds, tt_mb)
+    wanted = range(start, start + n_deals)
+
+    with store.folder_lock(folder):
+        store.remove_stray_temps(folder)
+        todo = _to_do(store.read_rows(folder), wanted, limits, retry_unknown)
+        if todo:
+            record = {
+                "command": command, "start": int(start), "deals": int(n_deals), "retry_unknown": bool(retry_unknown),
+                "algorithm": algorithm, "max_nodes": limits.get("max_nodes"), "seconds": limits.get("seconds"),
+                "tt_mb": limits.get("tt_mb"), "code_version": solver.SOURCE_HASH,
+                "package_version": solver.__version__, "when": store.now_iso(), "jobs": int(jobs),
+                "chunk_size": chunk_size, "to_solve": len(todo),
+            }
+        tasks = [(game_name, variant, vstr, chunk, algorithm, limits) for chunk in chunk_seeds(todo, jobs, chunk_size)]
+        if todo:
+            _prepare_solver(game_name, algorithm, limits, min(jobs, len(tasks)))
+            store.write_command(folder, game_name, vstr, variant, command, record)
+        elif not (folder / store.COMMAND).exists():
+            store.write_command(folder, game_name, vstr, variant, command)
+
+        t0 = time.perf_counter()
+        tally = {"won": 0, "lost": 0, "unknown": 0}
+        with tqdm(
+            total=n_deals, initial=n_deals - len(todo), desc=f"{game_name} {vstr}", unit="deal",
+            disable=not progress, file=sys.stderr,
+        ) as bar:
+            for rows in _run_chunks(tasks, jobs):
+                store.write_part(folder, rows)
+                for row in rows:
+                    tally[row["result"]] += 1
+                bar.update(len(rows))
+                bar.set_postfix(tally, refresh=False)
+        elapsed = time.perf_counter() - t0
+        # the run is finished: its parts (and any a killed run left) go into the two files
+        store.fold(folder)
+        df = store.read_rows(folder)
+
+    mine = df[df["seed"].between(start, start + n_deals - 1)]
+    summary = summarize_rows(mine)
+    summary.update(solved_now=len(todo), elapsed=elapsed, folder=str(folder), retry_unknown=retry_unknown)
+    _warn_mixed_settings(mine, algorithm, limits)
+    print_summary(game_name, vstr, start, n_deals, summary, out)
+    md = write_report(game_name, out_dir)
+    print(f"report: {md}", file=out)
+    return summary
+
+
+def _warn_mixed_settings(df: pd.DataFrame, algorithm: str, limits: dict) -> None:
+    """Deals solved earlier under another algorithm or limits are kept, not redone:
+    say so, because then the rate mixes budgets."""
+    if df.empty:
+        return
+    other = df["algorithm"] != algorithm
+    if limits.get("max_nodes") is not None:
+        other |= df["max_nodes"] != int(limits["max_nodes"])
+    if limits.get("seconds") is not None:
+        other |= df["max_seconds"] != float(limits["seconds"])
+    if other.any():
+        print(
+            f"patience: note: {int(other.sum())} of these deals were solved earlier with another "
+            "algorithm or limits; they are kept (use another --out to start afresh)",
+            file=sys.stderr,
+        )
+
+
+def print_summary(game_name: str, vstr: str, start: int, n_deals: int, s: dict, out) -> None:
+    from .report import lost_text, rate_text
+
+    print(f"{game_name} {vstr}, seeds {start}..{start + n_deals - 1}: {s['n']} deals", file=out)
+    print(f"won {s['won']}, {lost_text(s)}, unknown {s['unknown']}", file=out)
+    print(rate_text(s), file=out)
+    if s["solved_now"]:
+        speed = s["solved_now"] / s["elapsed"] if s["elapsed"] > 0 else float("inf")
+        print(f"solved {s['solved_now']} deals in {s['elapsed']:.1f} s ({speed:.1f} deals/s)", file=out)
+    elif s.get("retry_unknown"):
+        print("nothing to retry: every unknown deal on disk already has limits at least as large; "
+              "every deal is on disk", file=out)
+    else:
+        print("nothing to solve: every deal was already on disk", file=out)
