@@ -1,26 +1,8 @@
-"""Benchmark: Capricieuse seeds 1..N on one core.
+"""Kept for old commands: the same as `python experiments/bench.py capricieuse ...`."""
 
-Prints, per algorithm: deals decided (won / lost), unknowns, deals per second,
-median and maximum seconds per deal, nodes per second, and the seeds left unknown.
+import sys
 
-    python experiments/bench_capricieuse.py                               # standard rules, auto, seeds 1..1000
-    python experiments/bench_capricieuse.py --variant redeals=0 --deals 200
-    python experiments/bench_capricieuse.py --algorithms dfs,auto --variant deal_plays=false
-
-Timing excludes numba's one-off compilation (a warm-up deal is solved first).
-"""
-
-from __future__ import annotations
-
-from benchlib import arguments, run
-
-
-def main() -> None:
-    args = arguments(__doc__.splitlines()[0], "auto", 30.0).parse_args()
-    seeds = range(args.start, args.start + args.deals)
-    run("capricieuse", args.algorithms.split(","), seeds, args.variant, args.max_nodes, args.astar_max_nodes,
-        args.seconds)
-
+from bench import main
 
 if __name__ == "__main__":
-    main()
+    main(["capricieuse", *sys.argv[1:]])

@@ -3,8 +3,12 @@
     patience solve GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) [--json]
     patience check GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) --solution FILE
     patience deal GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) [--json]
-    patience winrate GAME [VARIANT...] --deals N [--start S] [--jobs J] ...
-    patience report GAME [--out DIR]
+    patience winrate GAME [VARIANT...] --deals N [--start S] [--jobs J] ... [--out DIR | --publish]
+    patience report GAME [--out DIR | --publish]
+    patience games
+    patience --version
+
+``--deck -`` and ``--solution -`` read standard input (one of them at a time).
 
 VARIANT words are ``key=value`` (RULES.md).  Exit status: 0 success (any verdict for
 ``solve``), 1 a solution that does not replay to a win (``check``), 2 bad input (one
@@ -18,14 +22,23 @@ import json
 import os
 import shlex
 import sys
+from pathlib import Path
 
-from .cards import card_str, deck_str
+# The solver does no linear algebra: one BLAS thread spares the start-up of a pool
+# (about 90 ms of CPU when numpy loads, taken from the solver on a busy machine).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+# Only light modules here: `patience --version`, `--help` and bad usage must not
+# wait for numpy or numba (the solver's modules import them when a command needs them).
+from . import SOURCE_HASH, __version__
 from .errors import PatienceError
-from .games import get_game
+from .solve import ALGORITHMS, MAX_NODES, SECONDS, TT_MB
 from .variants import parse_variant, variant_str
-from .solve import ALGORITHMS
 
 PROG = "patience"
+MAX_SEED = (1 << 64) - 1  # seeds are SplitMix64 states (solver.deals)
+DEFAULT_OUT = "patience-results"  # winrate/report: a trial run never rewrites the published results/
+STDIN = "-"
 
 
 class UsageError(Exception):
@@ -55,6 +68,13 @@ def _whole(text: str, minimum: int) -> int:
 
 def nonneg_int(text: str) -> int:
     return _whole(text, 0)
+
+
+def seed_int(text: str) -> int:
+    n = _whole(text, 0)
+    if n > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"seeds run from 0 to 2**64-1 = {MAX_SEED}, not {n}")
+    return n
 
 
 def pos_int(text: str) -> int:
@@ -89,21 +109,29 @@ def _add_game(p) -> None:
 
 def _add_deck_source(p) -> None:
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--seed", type=nonneg_int, help="the project's seeded deal number N")
-    g.add_argument("--deck", metavar="FILE", help="a deck file: card codes in deal order")
-    g.add_argument("--pysol", type=nonneg_int, metavar="N", help="PySolFC game number N")
+    g.add_argument("--seed", type=seed_int, help="the project's seeded deal number N (0 to 2**64-1)")
+    g.add_argument("--deck", metavar="FILE", help="a deck file: card codes in deal order (- reads standard input)")
+    g.add_argument("--pysol", type=nonneg_int, metavar="N", help="PySolFC game number N (Baker's Dozen only)")
 
 
 def _add_solver(p) -> None:
     p.add_argument("--algorithm", choices=ALGORITHMS, default="auto",
                    help="auto: DFS and best-first restarts (default); dfs: DFS restarts only; astar: exact A*, shortest solution")
-    p.add_argument("--max-nodes", type=pos_int, help="node budget per deal (default: the solver's)")
-    p.add_argument("--seconds", type=pos_float, help="time budget per deal (default: the solver's)")
-    p.add_argument("--tt-mb", type=pos_int, help="transposition table size in MB (default: the solver's)")
+    p.add_argument("--max-nodes", type=pos_int, help=f"node budget per deal (default {MAX_NODES}; astar: nodes stored)")
+    p.add_argument("--seconds", type=pos_float, help=f"time budget per deal (default {SECONDS:g})")
+    p.add_argument("--tt-mb", type=pos_int, help=f"transposition table size in MB (default {TT_MB})")
+
+
+def _add_out(p) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--out", metavar="DIR", help=f"results folder (default {DEFAULT_OUT}, in the current folder)")
+    g.add_argument("--publish", action="store_true",
+                   help="write into the repository's own results/ (the published reports)")
 
 
 def build_parser() -> Parser:
     parser = Parser(prog=PROG, description="Solve patience games and measure their win rates.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (source {SOURCE_HASH})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
@@ -116,7 +144,8 @@ def build_parser() -> Parser:
     p = sub.add_parser("check", help="replay a solution; exit 0 only if legal and won")
     _add_game(p)
     _add_deck_source(p)
-    p.add_argument("--solution", metavar="FILE", required=True, help="moves, one a line, or JSON")
+    p.add_argument("--solution", metavar="FILE", required=True,
+                   help="moves, one a line, or JSON (- reads standard input)")
 
     p = sub.add_parser("deal", help="show a deal's layout and its deck")
     _add_game(p)
@@ -126,18 +155,20 @@ def build_parser() -> Parser:
     p = sub.add_parser("winrate", help="solve seeds START.. in parallel; results under --out")
     _add_game(p)
     p.add_argument("--deals", type=pos_int, required=True, help="number of deals")
-    p.add_argument("--start", type=nonneg_int, default=1, help="first seed (default 1)")
+    p.add_argument("--start", type=seed_int, default=1, help="first seed (default 1)")
     p.add_argument("--jobs", type=pos_int, default=usable_cpus(), help="worker processes (default: usable CPUs)")
     _add_solver(p)
     p.add_argument("--chunk-size", type=pos_int, help="deals per part file (default: automatic, at most 100)")
-    p.add_argument("--out", default="results", metavar="DIR", help="results folder (default results)")
+    _add_out(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--retry-unknown", action="store_true",
                    help="solve again the deals on disk as unknown that had a smaller budget than the one given now")
 
     p = sub.add_parser("report", help="rebuild a game's win-rate table and plot from disk")
     p.add_argument("game")
-    p.add_argument("--out", default="results", metavar="DIR")
+    _add_out(p)
+
+    sub.add_parser("games", help="list the games, their variants and the deck sources each takes")
     return parser
 
 
@@ -157,6 +188,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 # ------------------------------------------------------------------ shared steps
 
 
+def get_game(name: str):
+    from .games import get_game as get
+
+    return get(name)
+
+
 def load_game(args):
     """(game module, full variant dict) from GAME and the variant words."""
     game = get_game(args.game)
@@ -164,10 +201,24 @@ def load_game(args):
     return game, variant
 
 
+def read_stdin(what: str) -> str:
+    try:
+        return sys.stdin.read()
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise PatienceError(f"cannot read {what} from standard input: {e}") from None
+
+
 def load_deck(args, game):
-    """The deck from --seed, --deck or --pysol, as an int8 array."""
+    """The deck from --seed, --deck (a file, or - for standard input) or --pysol."""
     from . import deals
 
+    if args.deck == STDIN:
+        if getattr(args, "solution", None) == STDIN:
+            raise PatienceError("--deck - and --solution - cannot both read standard input: give one of them a file")
+        try:
+            return deals.parse_deck_text(read_stdin("the deck"), packs=game.PACKS)
+        except PatienceError as e:
+            raise PatienceError(f"deck from standard input: {e}") from None
     if args.deck is not None:
         return deals.read_deck_file(args.deck, packs=game.PACKS)
     if args.pysol is not None:
@@ -176,6 +227,8 @@ def load_deck(args, game):
 
 
 def deck_origin(args) -> str:
+    if args.deck == STDIN:
+        return "deck from standard input"
     if args.deck is not None:
         return f"deck file {args.deck}"
     if args.pysol is not None:
@@ -193,11 +246,16 @@ def solver_kwargs(args) -> dict:
 
 
 def cmd_solve(args, out) -> int:
+    from .cards import card_str, deck_str
+
     game, variant = load_game(args)
     deck = load_deck(args, game)
-    from .solve import solve_deal  # after the input checks: numba is slow to import
+    from .solve import ensure_compiled, prepare, solve_deal  # after the input checks
 
-    r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, **solver_kwargs(args))
+    kwargs = solver_kwargs(args)
+    prepare(args.game, args.algorithm, **kwargs)  # memory: one line, before anything compiles
+    ensure_compiled(args.game, announce=sys.stderr)
+    r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, **kwargs)
     if args.json:
         obj = {
             "game": args.game,
@@ -207,6 +265,8 @@ def cmd_solve(args, out) -> int:
             "moves": list(r.moves),
             "nodes": int(r.nodes),
             "seconds": float(r.seconds),
+            "stop": r.stop,
+            "proof": r.proof,
         }
         print(json.dumps(obj), file=out)
         return 0
@@ -215,6 +275,10 @@ def cmd_solve(args, out) -> int:
     print(f"# {args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}", file=out)
     print(f"# deck: {deck_str(deck)}", file=out)
     print(f"# result: {r.result}", file=out)
+    if r.stop:
+        print(f"# stop: {r.stop}", file=out)
+    if r.proof:
+        print(f"# proof: {r.proof}", file=out)
     print(f"# nodes: {int(r.nodes)}", file=out)
     print(f"# seconds: {float(r.seconds):.3f}", file=out)
     if r.result == "won":
@@ -225,11 +289,14 @@ def cmd_solve(args, out) -> int:
 
 
 def cmd_check(args, out) -> int:
-    from .replay import read_solution, replay
+    from .replay import parse_solution, read_solution, replay
 
     game, variant = load_game(args)
     deck = load_deck(args, game)
-    moves = read_solution(args.solution)
+    if args.solution == STDIN:
+        moves = parse_solution(read_stdin("the solution"), "solution from standard input")
+    else:
+        moves = read_solution(args.solution)
     r = replay(args.game, variant, deck, moves)
     if r.legal and r.won:
         print(f"legal and won ({len(moves)} moves)", file=out)
@@ -243,6 +310,8 @@ def cmd_check(args, out) -> int:
 
 
 def cmd_deal(args, out) -> int:
+    from .cards import card_str, deck_str
+
     game, variant = load_game(args)
     deck = load_deck(args, game)
     if args.json:
@@ -257,14 +326,55 @@ def cmd_deal(args, out) -> int:
     return 0
 
 
+def repository_results() -> Path:
+    """The repository's own results/ (for --publish): only in a source checkout."""
+    root = Path(__file__).resolve().parents[1]
+    if not ((root / "pyproject.toml").is_file() and (root / "results").is_dir()):
+        raise PatienceError(f"--publish writes into the source checkout's results/, and {root} is not one: give --out DIR")
+    return root / "results"
+
+
+def out_dir(args) -> str:
+    return str(repository_results()) if args.publish else (args.out or DEFAULT_OUT)
+
+
+def writable_folder(path: str, create: bool = True) -> None:
+    """A folder we can write in, made if ``create``: else one PatienceError line."""
+    import tempfile
+
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise PatienceError(f"--out {path} is a file, not a folder")
+    if not p.exists():
+        if not create:
+            return
+        try:
+            p.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise PatienceError(f"--out {path}: cannot make the folder: {e.strerror or e}") from None
+    try:
+        with tempfile.NamedTemporaryFile(dir=p, prefix=".patience-write-test-"):
+            pass
+    except OSError as e:
+        raise PatienceError(f"--out {path}: cannot write in the folder: {e.strerror or e}") from None
+
+
 def cmd_winrate(args, out, argv) -> int:
+    _, variant = load_game(args)
+    if args.start + args.deals - 1 > MAX_SEED:
+        raise PatienceError(f"seeds run from 0 to 2**64-1: --start {args.start} with --deals {args.deals} goes past it")
+    folder = out_dir(args)
+    writable_folder(folder)
+    from .solve import check_memory, ensure_compiled
+
+    check_memory(args.game, args.algorithm, max_nodes=args.max_nodes, tt_mb=args.tt_mb, processes=args.jobs)
+    ensure_compiled(args.game, announce=sys.stderr)  # once here, not in every worker at the same time
     from .batch import run_winrate
 
-    _, variant = load_game(args)
     command = " ".join([PROG] + [shlex.quote(a) for a in argv])
     run_winrate(
         args.game, variant, args.start, args.deals, args.jobs, args.algorithm,
-        args.max_nodes, args.seconds, args.out, progress=not args.no_progress,
+        args.max_nodes, args.seconds, folder, progress=not args.no_progress,
         command=command, tt_mb=args.tt_mb, chunk_size=args.chunk_size, out=out,
         retry_unknown=args.retry_unknown,
     )
@@ -272,14 +382,49 @@ def cmd_winrate(args, out, argv) -> int:
 
 
 def cmd_report(args, out) -> int:
+    get_game(args.game)  # a clear error for a misspelt game rather than "no runs"
+    folder = out_dir(args)
+    writable_folder(folder, create=False)
+    if not os.path.isdir(os.path.join(folder, "runs", args.game)):
+        raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
     from .batch import write_report
 
-    get_game(args.game)  # a clear error for a misspelt game rather than "no runs"
-    md = write_report(args.game, args.out)
+    md = write_report(args.game, folder)
     if md is None:
-        raise PatienceError(f"no runs of {args.game} under {os.path.join(args.out, 'runs', args.game)}")
+        raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
     print(md.read_text(), end="", file=out)
     print(f"report: {md}", file=out)
+    return 0
+
+
+def variant_words(spec: dict) -> str:
+    words = []
+    for key, (kind, default) in ((k, (v[0], v[-1])) for k, v in spec.items()):
+        if kind == "bool":
+            values = "true|false"
+        elif isinstance(kind, tuple) and kind and kind[0] == "int":
+            values = f"{kind[1]}..{kind[2]}"
+        else:
+            values = "|".join(kind)
+        shown = str(default).lower() if isinstance(default, bool) else default
+        words.append(f"{key}={values} (default {shown})")
+    return ", ".join(words) or "none"
+
+
+def cmd_games(args, out) -> int:
+    from .deals import PYSOL_GAMES
+    from .games import REGISTRY
+
+    for name, module in REGISTRY.items():
+        if module is None:
+            print(f"{name}: not implemented yet", file=out)
+            continue
+        game = get_game(name)
+        sources = "--seed N, --deck FILE" + (", --pysol N (PySolFC's numbering)" if name in PYSOL_GAMES
+                                             else " (--pysol is for Baker's Dozen only)")
+        print(f"{name} ({game.PACKS} pack{'s' if game.PACKS > 1 else ''})", file=out)
+        print(f"  variants: {variant_words(game.VARIANTS)}", file=out)
+        print(f"  decks: {sources}", file=out)
     return 0
 
 
@@ -304,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_deal(args, out)
         if args.command == "winrate":
             return cmd_winrate(args, out, argv)
+        if args.command == "games":
+            return cmd_games(args, out)
         return cmd_report(args, out)
     except (UsageError, PatienceError) as e:
         return error(str(e))
@@ -318,6 +465,12 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as e:
+        # a file or folder the checks above did not foresee (a disk filling up...)
+        where = f"{e.filename}: " if e.filename else ""
+        return error(f"{where}{e.strerror or e}")
+    except MemoryError:
+        return error("out of memory: try a smaller --max-nodes or --tt-mb")
 
 
 if __name__ == "__main__":

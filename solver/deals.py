@@ -11,7 +11,7 @@ reproduced in any language with 64-bit unsigned arithmetic (all operations mod 2
 
 1. Start from the unshuffled pack ``cards.full_pack(packs, ranks)``: for each pack,
    suits C D H S, ranks A..(ranks) -- i.e. codes ``suit * 13 + rank - 1`` in that order.
-2. Generator: SplitMix64 with ``state = seed mod 2**64``. Each draw::
+2. Generator: SplitMix64 with ``state = seed`` (0 <= seed < 2**64). Each draw::
 
        state = state + 0x9E3779B97F4A7C15
        z = state
@@ -24,7 +24,8 @@ reproduced in any language with 64-bit unsigned arithmetic (all operations mod 2
    draw x until ``x < 2**64 - (2**64 mod m)`` (rejection, so j is exactly uniform);
    ``j = x mod m``; swap deck[i] and deck[j].
 
-Seeds are integers >= 0.
+Seeds are integers from 0 to 2**64-1 (the generator's state; larger numbers would
+only repeat smaller ones and are refused).
 
 PySolFC game numbers
 --------------------
@@ -85,6 +86,8 @@ def seeded_deck(seed: int, packs: int = 1, ranks: int = 13) -> np.ndarray:
         raise PatienceError(f"a seed must be a whole number, not {seed!r}")
     if seed < 0:
         raise PatienceError(f"a seed must be 0 or more, not {seed}")
+    if seed > MASK64:
+        raise PatienceError(f"seeds run from 0 to 2**64-1 = {MASK64}, not {seed}")
     deck = cards.full_pack(packs, ranks)
     draws = _splitmix64(int(seed))
     for i in range(len(deck) - 1, 0, -1):
@@ -233,5 +236,6 @@ def pysol_deck(game_name: str, number: int) -> np.ndarray:
     """The deck that, dealt under RULES.md, gives PySolFC's layout for game ``number``."""
     deal = PYSOL_GAMES.get(game_name)
     if deal is None:
-        raise PatienceError(f"PySolFC deal numbers are not supported for {game_name} yet")
+        known = ", ".join(PYSOL_GAMES)
+        raise PatienceError(f"PySolFC deal numbers (--pysol) are not supported for {game_name} yet (only for {known})")
     return cards.check_deck(deal(number))

@@ -15,6 +15,7 @@ def parse_variant(game_name: str, spec: dict, args: list[str] | tuple[str, ...] 
     a range given as ``("int", lo, hi)``, or a tuple of allowed strings.
     """
     out = {k: v[-1] for k, v in spec.items()}
+    given: dict[str, str] = {}
     for arg in args:
         if "=" not in arg:
             raise PatienceError(f"bad variant {arg!r}: write variants as key=value, e.g. {next(iter(spec), 'key')}=...")
@@ -23,6 +24,10 @@ def parse_variant(game_name: str, spec: dict, args: list[str] | tuple[str, ...] 
         if key not in spec:
             known = ", ".join(spec) or "none"
             raise PatienceError(f"unknown variant {key!r} for {game_name} (known: {known})")
+        if key in given:
+            # the last one silently winning would hide a typo in a long command
+            raise PatienceError(f"variant {key} is given twice ({given[key]} and {arg.strip()}): give it once")
+        given[key] = arg.strip()
         kind = spec[key][0]
         if kind == "bool":
             v = value.lower()

@@ -215,7 +215,7 @@ def test_safe_moves_do_not_change_astar_optimum_on_full_deal():
 
 
 def test_luby_sequence():
-    from solver.solve import luby
+    from solver.search.portfolio import luby
 
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
@@ -226,12 +226,74 @@ def test_short_restarts_share_the_budget(algorithm, monkeypatch):
     attempts, and not within 100k nodes by the doubling attempts alone (its stored
     row: unknown at 100k nodes, before the short attempts were added).  Turning the
     short attempts off (SHORT_BUDGET = 0) shows the difference."""
-    from solver import solve as solve_module
+    from solver.search import portfolio
 
     deck = seeded_deck(10011, 2)
     with_short = solve_deal("grand-duchess", {}, deck, algorithm=algorithm, max_nodes=20_000, seconds=60)
     assert with_short.result == "won"
     assert replay("grand-duchess", {}, deck, with_short.moves).won
-    monkeypatch.setattr(solve_module, "SHORT_BUDGET", 0)
+    monkeypatch.setattr(portfolio, "SHORT_BUDGET", 0)
     without = solve_deal("grand-duchess", {}, deck, algorithm=algorithm, max_nodes=100_000, seconds=60)
     assert without.result == "unknown"
+
+
+# --- what stopped a search, what proved a loss --------------------------------------------
+
+
+def test_stop_and_proof_fields():
+    deck = [int(c) for c in seeded_deck(6)]
+    for alg in ("auto", "dfs"):
+        r = solve_deal("bakers-dozen", STANDARD, deck, alg, max_nodes=20)
+        assert (r.result, r.stop, r.proof) == ("unknown", "nodes", ""), alg
+        r = solve_deal("bakers-dozen", STANDARD, deck, alg, seconds=1e-9)
+        assert (r.result, r.stop) == ("unknown", "time"), alg
+    r = solve_deal("bakers-dozen", STANDARD, deck, "astar", max_nodes=50)
+    assert (r.result, r.stop) == ("unknown", "memory")
+    won = solve_deal("bakers-dozen", STANDARD, deck, "dfs")
+    assert (won.result, won.stop, won.proof) == ("won", "", "")
+
+
+def test_loss_proofs_name_the_dead_end_test_or_the_search():
+    off = {**STANDARD, "kings_to_bottom": False}
+    proofs = set()
+    for seed in range(1, 41):
+        deck = [int(c) for c in seeded_deck(seed, ranks=4)]
+        for variant in (STANDARD, off):
+            st = bakers_dozen.initial_state(deck, variant, ranks=4, columns=4)
+            dead = bool(bakers_dozen.is_dead(st))
+            for alg in ("auto", "dfs", "astar"):
+                r = solve_deal("bakers-dozen", variant, deck, alg, ranks=4, columns=4)
+                assert r.stop == ""
+                if r.result == "lost":
+                    assert r.proof == ("dead_end" if dead else "search")
+                    proofs.add(r.proof)
+                else:
+                    assert r.proof == "" and not dead
+    assert proofs == {"dead_end", "search"}
+
+
+def test_a_depth_cut_is_never_silent(monkeypatch):
+    """With the depth limit below the solution length, DFS cannot decide: unknown,
+    stop "depth", however large the budget."""
+    from solver.search import portfolio
+
+    monkeypatch.setattr(portfolio, "MAX_DEPTH", 8)
+    deck = [int(c) for c in seeded_deck(1, ranks=4)]
+    assert solve_deal("bakers-dozen", STANDARD, deck, "dfs", ranks=4, columns=4).result == "won"  # 16+ moves
+    ws = portfolio.Workspace()
+    game = bakers_dozen
+    st0 = game.initial_state(deck, STANDARD, ranks=4, columns=4)
+    out = portfolio.search(game, st0, "dfs", 10**5, 60, 1, ws=ws)
+    assert (out.status, out.stop) == (portfolio.UNKNOWN, "depth")
+
+
+def test_seconds_measure_the_search_alone():
+    """A fresh workspace (allocation, engines loaded) costs nothing on the clock: an easy
+    deal's seconds stay near those of the same search run again."""
+    from solver.search import portfolio
+
+    deck = seeded_deck(7)
+    st0 = bakers_dozen.initial_state(deck, STANDARD)
+    first = portfolio.search(bakers_dozen, st0, "auto", 10**6, 60, 64, ws=portfolio.Workspace())
+    again = min(portfolio.search(bakers_dozen, st0, "auto", 10**6, 60, 64).seconds for _ in range(3))
+    assert first.status == portfolio.WON and first.seconds < max(0.02, 5 * again)

@@ -1,0 +1,508 @@
+"""The restart portfolio over the numba engines, and the arrays it works in.
+
+``search(game, st0, algorithm, max_nodes, seconds, tt_mb)`` runs one deal:
+
+* ``astar``: exact A* (a shortest solution; ``max_nodes`` is the size of its node
+  store).
+* ``dfs``: depth-first search as a portfolio of restarts drawn from two schedules
+  that share the nodes equally (the one that has spent fewer goes next):
+
+  - long attempts: attempt i orders moves by the game's profile i (its fixed
+    profiles first, then noisy variants); the first round of profiles gets a small
+    node budget each, and from then on each attempt doubles the budget;
+  - short attempts: each in its own noisy order, with budgets that follow the Luby
+    sequence (SHORT_BUDGET x 1 1 2 1 1 2 4 ...).
+
+  Which deal is hard depends on the move order far more than on the deal: many
+  deals that a long attempt misses within 100k nodes fall to some short one within
+  a few thousand (Grand Duchess: 163 of 202 such deals), while the long attempts
+  keep loss proofs cheap.  Every attempt is a complete graph search: one that ends
+  without hitting its budget has seen every reachable state, so its LOST is a
+  proof; an attempt cut by its budget proves nothing and the next one starts
+  afresh.  The answer is UNKNOWN only when the total node or time budget runs out.
+* ``auto`` (the default) alternates the long DFS attempts with greedy best-first
+  attempts (the A* engine ordered by depth + the game's move-ordering score, not
+  exact, complete within its node store): the two fail on different deals, so
+  together they leave fewer unknown.
+
+A game that sets ``SPLIT_FIRST_MOVE`` gets one such portfolio per first move, run
+side by side.
+
+What stopped an undecided search is reported (``Outcome.stop``): ``nodes`` (the
+node budget), ``time`` (the time budget), ``memory`` (A*'s node store full, for
+``astar``; for ``auto``, the store its next best-first attempt needs does not fit
+in the memory available), or ``depth``: an attempt went through every state it could reach and
+was cut only at MAX_DEPTH moves (DFS's ctx[INCOMPLETE]), so it could not prove the
+loss; ``depth`` is reported over ``nodes``/``time`` since it is what a larger budget
+cannot fix.
+
+All arrays live in one ``Workspace`` per process (``WORKSPACE``), allocated once
+and reused across deals: the transposition table (each search takes a new
+generation number instead of clearing it), the DFS arrays, the A* node store.
+Memory is checked before anything is allocated (solver.memory), and everything a
+search needs is allocated, and the engines loaded from numba's cache, before its
+clock starts: ``seconds`` measures search alone.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import memory
+from ..solve import ALGORITHMS
+from . import astar as astar_engine
+from . import dfs as dfs_engine
+from .astar import AStarWork
+from .dfs import LOST, RUNNING, UNKNOWN, WON, DfsWork
+from .table import new_table
+
+MAX_DEPTH = 3000
+FIRST_BUDGET = 1500  # nodes of each attempt of the first round
+SLICE = 20_000  # nodes between looks at the clock
+SHORT_BUDGET = 1000  # nodes of the shortest attempts of the Luby schedule (0: none)
+SHORT_PROFILES = 10_000  # its attempts' profile numbers start here (noisy orders)
+
+
+# ------------------------------------------------------------------ numba's cache
+
+
+def _light_cache_loads() -> None:
+    """Load cached kernels without numba's full context refresh.
+
+    Before loading anything from its cache numba "refreshes" its target context: it
+    imports and registers every lowering implementation it has (arrays, unicode,
+    typed containers, random, linear algebra...), some 150-250 ms in every fresh
+    process, although machine code loaded from the cache needs none of it; only the
+    runtime (NRT) must be initialised.  Here a cache load initialises the runtime
+    and loads; only when the cache has no entry (numba will compile) does it refresh
+    as numba would, and numba's compiler refreshes again by itself.  The machine
+    code run is the same either way.  Skipped silently if numba's internals differ.
+    """
+    try:
+        from numba.core import caching
+        from numba.core.runtime import rtsys
+
+        cache_cls = caching.Cache
+        original = cache_cls.load_overload
+        cache_cls._load_overload  # noqa: B018 (present in the numba versions this knows)
+    except (ImportError, AttributeError):
+        return
+    if getattr(original, "_patience_light", False):
+        return
+
+    def load_overload(self, sig, target_context):
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            cres = self._load_overload(sig, target_context)
+            if cres is not None:
+                return cres
+        target_context.refresh()
+        return None
+
+    load_overload._patience_light = True
+    cache_cls.load_overload = load_overload
+
+
+_light_cache_loads()
+
+
+def _cache_entries(dispatcher) -> int:
+    """How many compiled signatures numba's on-disk cache holds for ``dispatcher``
+    (fresh ones only: numba drops an index whose source stamp or version differ);
+    -1 when it cannot tell."""
+    try:
+        cache = dispatcher._cache
+        if type(cache).__name__ == "NullCache":
+            return 0
+        return len(cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - numba internals: never fail a solve over this
+        return -1
+
+
+def is_cold(game) -> bool:
+    """True when loading the game's engines would compile them (nothing in numba's
+    cache for its DFS or A*): a cheap look at two index files, no compilation."""
+    return any(_cache_entries(getattr(game, name)) == 0 for name in ("dfs", "astar"))
+
+
+# ------------------------------------------------------------------ the clock
+
+
+class Clock:
+    """Search time: perf_counter from ``start()``, minus the spans run inside
+    ``paused()`` (loading an engine first used mid-search)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.begin = time.perf_counter()
+        self.excluded = 0.0
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.begin - self.excluded
+
+    def expired(self) -> bool:
+        return self.elapsed() > self.seconds
+
+    @contextmanager
+    def paused(self):
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.excluded += time.perf_counter() - t
+
+
+# ------------------------------------------------------------------ the workspace
+
+
+def _work_bytes(make, scaled: dict) -> tuple[int, dict]:
+    """bytes(n) of the arrays ``make(n)`` allocates, from one small instance: an array
+    whose first dimension is one of ``scaled``'s sample sizes grows with that size."""
+    sample = make()
+    fixed, per = 0, {k: 0.0 for k in scaled}
+    for value in vars(sample).values():
+        if not isinstance(value, np.ndarray):
+            continue
+        for key, n0 in scaled.items():
+            if value.ndim and value.shape[0] == n0:
+                per[key] += value.nbytes / n0
+                break
+        else:
+            fixed += value.nbytes
+    return fixed, per
+
+
+def _slots(capacity: int) -> int:
+    tsize = 1
+    while tsize < 2 * capacity:
+        tsize <<= 1
+    return tsize
+
+
+def _store_depth(capacity: int) -> int:
+    # A*'s solution path: g of a stored node is below its index (its parent is stored
+    # before it), so a path never has more than ``capacity`` moves
+    return max(MAX_DEPTH, capacity)
+
+
+class Workspace:
+    """Everything a process's searches work in, allocated once and reused."""
+
+    def __init__(self):
+        self.tt_mb = None
+        self.table = None
+        self.generation = 0
+        self.dfs_work: dict[str, DfsWork] = {}
+        self.store: AStarWork | None = None
+        self.store_game = None
+        self.warm: set = set()  # (game name, engine) loaded from numba's cache
+        self._store_sizes: dict[str, tuple] = {}
+
+    # ---- sizes
+
+    def store_bytes(self, game):
+        """bytes(n) of an A* node store of n nodes for ``game``."""
+        if game.NAME not in self._store_sizes:
+            c0, t0 = 1001, _slots(1001)
+            fixed, per = _work_bytes(lambda: AStarWork(c0, game.PACK_LEN, game.MAX_MOVES, 1003),
+                                     {"nodes": c0, "slots": t0, "depth": 1003})
+            self._store_sizes[game.NAME] = (fixed, per)
+        fixed, per = self._store_sizes[game.NAME]
+        return lambda n: int(fixed + per["nodes"] * n + per["slots"] * _slots(n) + per["depth"] * _store_depth(n))
+
+    def _store_held(self) -> int:
+        if self.store is None:
+            return 0
+        return sum(v.nbytes for v in vars(self.store).values() if isinstance(v, np.ndarray))
+
+    # ---- allocation
+
+    def needs(self, game, algorithm: str, max_nodes: int, tt_mb: float):
+        """(table needed, store nodes needed, DFS arrays needed) beyond what is held."""
+        need_table = algorithm in ("dfs", "auto") and self.tt_mb != tt_mb
+        # auto's best-first attempts grow the store as their budgets grow (grow_store)
+        store_nodes = max_nodes if algorithm == "astar" else 0
+        need_store = store_nodes > 0 and not self.has_store(game, store_nodes)
+        need_dfs = algorithm in ("dfs", "auto") and game.NAME not in self.dfs_work
+        return need_table, (store_nodes if need_store else 0), need_dfs
+
+    def check(self, game, algorithm: str, max_nodes: int, tt_mb: float, copies: int = 1) -> tuple:
+        """PatienceError unless what ``prepare`` would allocate fits (see solver.memory)."""
+        need_table, store_nodes, need_dfs = self.needs(game, algorithm, max_nodes, tt_mb)
+        dfs_bytes = MAX_DEPTH * (game.MAX_MOVES + 4) * 8 if need_dfs else 0
+        table_held = memory.table_bytes(self.tt_mb) if need_table and self.table is not None else 0
+        store_held = self._store_held() if store_nodes else 0
+        what = f"with --algorithm {algorithm} "
+        memory.check(tt_mb if need_table else None, table_held, self.store_bytes(game), store_nodes, store_held,
+                     other=dfs_bytes, what=what, copies=copies)
+        return need_table, store_nodes, need_dfs
+
+    def has_store(self, game, capacity: int) -> bool:
+        return self.store is not None and self.store_game == game.NAME and self.store.capacity >= capacity
+
+    def grow_store(self, game, capacity: int) -> bool:
+        """A node store of at least ``capacity`` nodes for auto's next best-first
+        attempt; False (nothing allocated) if it would not fit in the memory available."""
+        if self.has_store(game, capacity):
+            return True
+        need = self.store_bytes(game)(capacity)
+        if need > memory.available_bytes() + self._store_held():
+            return False
+        self.store, self.store_game = None, None
+        try:
+            self.store = AStarWork(capacity, game.PACK_LEN, game.MAX_MOVES, _store_depth(capacity))
+        except MemoryError:
+            return False
+        self.store_game = game.NAME
+        return True
+
+    def prepare(self, game, algorithm: str, max_nodes: int, tt_mb: float) -> None:
+        """Check memory, then allocate what a search of ``algorithm`` needs: the
+        table and the DFS arrays (dfs, auto), the node store of ``max_nodes`` (astar;
+        auto's best-first attempts grow theirs as their budgets grow, each growth
+        checked too).  The table is written through once so that its pages are in
+        memory before the clock."""
+        if not any(self.needs(game, algorithm, max_nodes, tt_mb)):
+            return
+        need_table, store_nodes, need_dfs = self.check(game, algorithm, max_nodes, tt_mb)
+        if need_table:
+            self.table, self.tt_mb = None, None  # freed before the new one is made
+            table = new_table(tt_mb)
+            table.fill(0)  # fault the pages in now (numpy's zeros are lazily mapped)
+            self.table, self.tt_mb, self.generation = table, tt_mb, 0
+        if store_nodes:
+            self.store = None
+            self.store = AStarWork(store_nodes, game.PACK_LEN, game.MAX_MOVES, _store_depth(store_nodes))
+            self.store_game = game.NAME
+        if need_dfs:
+            work = DfsWork(MAX_DEPTH, game.MAX_MOVES)
+            work.moves.fill(0)  # its pages too (a few MB)
+            self.dfs_work[game.NAME] = work
+
+    def next_table(self):
+        """The table and a new generation number: a new search, nothing to clear."""
+        self.generation += 1
+        return self.table, self.generation
+
+    # ---- loading the engines
+
+    def load(self, game, st0, engine: str) -> None:
+        """Load (or, the first time, compile) one engine of ``game`` and the kernels
+        the portfolio calls from Python, by running it on tiny arrays of its own."""
+        key = (game.NAME, engine)
+        if key in self.warm:
+            return
+        st = st0.copy()
+        game.is_dead(st)  # solve_deal's dead-end test of the root, before the clock
+        if engine == "dfs":
+            w = DfsWork(2, game.MAX_MOVES)
+            game.dfs(st, new_table(0), 1, 1, SLICE, w.moves, w.count, w.nxt, w.scores, w.path, w.ctx)
+            st = st0.copy()
+            if getattr(game, "SPLIT_FIRST_MOVE", False):
+                game.is_won(st)
+                moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
+                if int(game.gen_moves(st, moves, 0)) > 0:
+                    game.apply_move(st, moves[0])
+        else:
+            w = AStarWork(2, game.PACK_LEN, game.MAX_MOVES, 2)
+            w.reset(2, 0)
+            game.astar(st, 1, w.rows, w.g, w.parent, w.via, w.k1s, w.k2s, w.closed, w.slots, w.hkey, w.hidx,
+                       w.moves, w.row, w.path, w.ctx)
+        self.warm.add(key)
+
+
+WORKSPACE = Workspace()
+
+
+def check_memory(game, algorithm: str, max_nodes: int, tt_mb: float, processes: int = 1) -> None:
+    """Would ``processes`` fresh workspaces for these limits fit?  Nothing is allocated."""
+    Workspace().check(game, algorithm, max_nodes, tt_mb, copies=processes)
+
+
+# ------------------------------------------------------------------ attempts
+
+
+@dataclass
+class Attempt:
+    status: int
+    nodes: int
+    raw: list
+    stop: str = ""  # why an UNKNOWN attempt ended: nodes, time, depth, memory
+
+
+def dfs_attempt(ws: Workspace, game, st, budget: int, clock: Clock) -> Attempt:
+    """One DFS run of at most ``budget`` nodes."""
+    work = ws.dfs_work[game.NAME]
+    table, gen = ws.next_table()
+    work.reset()
+    status = RUNNING
+    while status == RUNNING:
+        if clock.expired():
+            return Attempt(UNKNOWN, int(work.ctx[dfs_engine.NODES]), [], "time")
+        status = game.dfs(st, table, gen, budget, SLICE, work.moves, work.count, work.nxt,
+                          work.scores, work.path, work.ctx)
+    nodes = int(work.ctx[dfs_engine.NODES])
+    if status == WON:
+        return Attempt(WON, nodes, [int(m) for m in work.path[: work.ctx[dfs_engine.LENGTH]]])
+    if status == UNKNOWN:
+        # the engine returns UNKNOWN at its budget, or at the end of a search that
+        # was cut at the depth limit somewhere
+        cut = nodes < budget and work.ctx[dfs_engine.INCOMPLETE]
+        return Attempt(UNKNOWN, nodes, [], "depth" if cut else "nodes")
+    return Attempt(status, nodes, [])
+
+
+def best_first_attempt(ws: Workspace, game, st, capacity: int, clock: Clock, greedy: int) -> Attempt:
+    """One A* (greedy=0) or best-first (greedy=k>0) run over at most ``capacity`` stored nodes."""
+    if (game.NAME, "astar") not in ws.warm:
+        with clock.paused():  # auto's first best-first attempt: the engine loads now
+            ws.load(game, st, "astar")
+    if not ws.has_store(game, capacity):
+        with clock.paused():  # auto's store grows with its attempts' budgets
+            if not ws.grow_store(game, capacity):
+                return Attempt(UNKNOWN, 0, [], "no memory")
+    w = ws.store
+    w.reset(capacity, greedy)
+    status = RUNNING
+    while status == RUNNING:
+        if clock.expired():
+            return Attempt(UNKNOWN, w.expanded, [], "time")
+        status = game.astar(st, SLICE, w.rows, w.g, w.parent, w.via, w.k1s, w.k2s, w.closed,
+                            w.slots, w.hkey, w.hidx, w.moves, w.row, w.path, w.ctx)
+    if status == WON:
+        return Attempt(WON, w.expanded, [int(m) for m in w.path[: w.ctx[astar_engine.LENGTH]]])
+    return Attempt(status, w.expanded, [], "memory" if status == UNKNOWN else "")
+
+
+# ------------------------------------------------------------------ restarts
+
+
+def luby(i: int) -> int:
+    """The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (i from 1)."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if (1 << k) - 1 == i:
+        return 1 << (k - 1)
+    return luby(i - (1 << (k - 1)) + 1)
+
+
+class Restarts:
+    """The restart schedule from one state (see the module docstring): each call to
+    ``step`` runs the next attempt, from whichever of the two schedules has spent
+    fewer nodes so far."""
+
+    def __init__(self, ws, game, st0, best_first):
+        self.ws = ws
+        self.game = game
+        self.st0 = st0
+        self.best_first = best_first
+        self.attempt = 0
+        self.short = 0
+        self.long_nodes = 0
+        self.short_nodes = 0
+
+    @property
+    def nodes(self):
+        return self.long_nodes + self.short_nodes
+
+    def step(self, max_budget, clock) -> Attempt:
+        game = self.game
+        st = self.st0.copy()
+        if SHORT_BUDGET > 0 and self.short_nodes < self.long_nodes:
+            # short attempts, Luby-sized, each in its own noisy order
+            self.short += 1
+            budget = min(max_budget, SHORT_BUDGET * luby(self.short))
+            game.set_profile(st, SHORT_PROFILES + self.short)
+            a = dfs_attempt(self.ws, game, st, budget, clock)
+            self.short_nodes += a.nodes
+        else:
+            nprof = len(game.PROFILES)
+            round_no = self.attempt // 2 if self.best_first else self.attempt
+            budget = min(max_budget, FIRST_BUDGET << min(max(0, round_no - nprof + 1), 40))
+            game.set_profile(st, round_no)
+            if self.best_first and self.attempt % 2 == 1:
+                a = best_first_attempt(self.ws, game, st, budget, clock, greedy=1)
+            else:
+                a = dfs_attempt(self.ws, game, st, budget, clock)
+            self.long_nodes += a.nodes
+            self.attempt += 1
+        return a
+
+
+def run_portfolio(ws, game, st0, max_nodes, clock, best_first):
+    """Restarts with differently ordered searches (see the module docstring), one
+    schedule per first move for a game that sets ``SPLIT_FIRST_MOVE``, run side by
+    side: the one with the fewest nodes spent goes next.  For a game whose first
+    move is a choice that decides the rest (Duchess's base rank), one DFS attempt
+    would spend its whole budget under whichever first move its ordering tries
+    first.  A win is the schedule's first move followed by its line; the deal is
+    lost when every schedule's search ends without hitting its budget, each a proof
+    for its own subtree.  Returns (status, nodes, raw moves, stop)."""
+    children = []  # (moves leading to the schedule's start, its schedule)
+    if getattr(game, "SPLIT_FIRST_MOVE", False) and not game.is_won(st0):
+        moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
+        # gen_moves prunes only moves a win can do without: none at all means lost
+        for i in range(int(game.gen_moves(st0, moves, 0))):
+            st = st0.copy()
+            game.apply_move(st, moves[i])
+            children.append(([int(moves[i])], Restarts(ws, game, st, best_first)))
+    else:
+        children.append(([], Restarts(ws, game, st0, best_first)))
+    total = 0
+    depth_cut = False
+    while children and total < max_nodes and not clock.expired():
+        k = min(range(len(children)), key=lambda j: children[j][1].nodes)
+        prefix, restarts = children[k]
+        a = restarts.step(max_nodes - total, clock)
+        total += a.nodes
+        if a.status == WON:
+            return WON, total, prefix + a.raw, ""
+        if a.status == LOST:
+            del children[k]
+        elif a.stop == "depth":
+            depth_cut = True
+        elif a.stop == "no memory":  # the next best-first attempt's store does not fit
+            return UNKNOWN, total, [], "memory"
+    if not children:
+        return LOST, total, [], ""
+    stop = "depth" if depth_cut else "time" if clock.expired() else "nodes"
+    return UNKNOWN, total, [], stop
+
+
+# ------------------------------------------------------------------ one deal
+
+
+@dataclass
+class Outcome:
+    status: int
+    nodes: int
+    raw: list
+    seconds: float
+    stop: str  # "" when decided, else nodes | time | depth | memory
+    dead_end: bool  # the game's dead-end test holds for the root state
+
+
+def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: float,
+           ws: Workspace | None = None) -> Outcome:
+    """Solve from ``st0``: memory checked and allocated, engines loaded, then the clock."""
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}")
+    ws = WORKSPACE if ws is None else ws
+    ws.prepare(game, algorithm, max_nodes, tt_mb)
+    ws.load(game, st0, "astar" if algorithm == "astar" else "dfs")
+    dead_end = bool(game.is_dead(st0.copy()))
+    clock = Clock(seconds)
+    if algorithm == "astar":
+        a = best_first_attempt(ws, game, st0.copy(), max_nodes, clock, greedy=0)
+        status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
+        if status == UNKNOWN and stop != "time" and clock.expired():
+            stop = "time"
+    else:
+        status, nodes, raw, stop = run_portfolio(ws, game, st0, max_nodes, clock, best_first=algorithm == "auto")
+    elapsed = clock.elapsed()
+    return Outcome(status, int(nodes), raw, elapsed, stop if status == UNKNOWN else "", dead_end)
