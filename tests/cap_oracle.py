@@ -1,7 +1,7 @@
 """Exhaustive shortest-path oracle for tiny Capricieuse deals.
 
 A test oracle, not product code: it knows no strategy at all.  From a state of the
-independent checker (solver.replay.Capricieuse), it writes down every move text that
+independent checker (solver.checker.Capricieuse), it writes down every move text that
 could be legal -- the top card of each pile to U, to D and onto every other pile, plus
 ``redeal`` -- and lets the checker decide: a candidate that raises IllegalMove is
 dropped.  So the oracle's notion of a legal move is exactly the checker's.  (The
@@ -38,24 +38,13 @@ Two exact search orders, both returning a shortest solution (every move costs 1)
 from __future__ import annotations
 
 from solver.cards import card_str
-from solver.replay import GAMES
 
-import oracle_search
-from oracle_search import StateCapExceeded  # noqa: F401  (re-exported for the tests)
-
-_SEP = 255  # not a card code
+from oracle_search import Oracle, StateCapExceeded, packed  # noqa: F401  (re-exported for the tests)
 
 
 def state_key(g) -> bytes:
     """Everything that decides the rest of the game, packed into bytes (cards are 0..51)."""
-    parts = []
-    for pile in g.piles:
-        parts.extend(pile)
-        parts.append(_SEP)
-    parts.extend(g.up)
-    parts.extend(g.down)
-    parts.append(g.redeals_left)
-    return bytes(parts)
+    return packed(g.piles, [*g.up, *g.down, g.redeals_left])
 
 
 def candidate_moves(g) -> list[str]:
@@ -75,24 +64,13 @@ def candidate_moves(g) -> list[str]:
     return moves
 
 
-def legal_successors(g) -> list[tuple[str, object]]:
-    """(move text, new state) for each move the checker accepts from ``g``."""
-    return oracle_search.legal_successors(g, candidate_moves)
-
-
 def lower_bound(g) -> int:
     """Moves still needed at least (see the module docstring)."""
     left = g.cards_left()
     return left if g.redeals_left == 0 else min(left, 1)
 
 
-def solve_exhaustive(game: str, variant: dict | None, deck, ranks: int, columns: int | None = None, *,
-                     max_states: int = 2_000_000, method: str = "astar"):
-    """Decide the deal exactly.
-
-    Returns ``(won, shortest_moves, states)``: whether some sequence of legal moves
-    wins, one shortest such sequence (None if lost), and how many distinct states were
-    met.  Raises StateCapExceeded once more than ``max_states`` distinct states are met.
-    """
-    start = GAMES[game](deck, variant, ranks=ranks, columns=columns)
-    return oracle_search.exhaustive(start, state_key, candidate_moves, lower_bound, max_states, method)
+_ORACLE = Oracle(state_key, candidate_moves, lower_bound)
+legal_successors = _ORACLE.legal_successors
+solve_exhaustive = _ORACLE.solve_exhaustive
+solve_state = _ORACLE.solve_state

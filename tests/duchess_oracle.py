@@ -1,7 +1,7 @@
 """Exhaustive shortest-path oracle for tiny Duchess deals.
 
 A test oracle, not product code: it knows no strategy at all.  From a state of the
-independent checker (solver.replay.Duchess), it writes down every move text that could
+independent checker (solver.checker.Duchess), it writes down every move text that could
 be legal -- the top card of each fan, of the waste and of each column to F; the top
 card of each fan and of the waste onto every column; every card of every column onto
 every other column (a run is named by its lowest card); the stock's top card onto
@@ -39,12 +39,8 @@ Two exact search orders, both returning a shortest solution (every move costs 1)
 from __future__ import annotations
 
 from solver.cards import card_str
-from solver.replay import GAMES
 
-import oracle_search
-from oracle_search import StateCapExceeded  # noqa: F401  (re-exported for the tests)
-
-_SEP = 255  # not a card code
+from oracle_search import Oracle, StateCapExceeded, packed  # noqa: F401  (re-exported for the tests)
 
 FANS = ("r1", "r2", "r3", "r4")
 COLUMNS = ("t1", "t2", "t3", "t4")
@@ -52,21 +48,8 @@ COLUMNS = ("t1", "t2", "t3", "t4")
 
 def state_key(g) -> bytes:
     """Everything that decides the rest of the game, packed into bytes (cards are 0..51)."""
-    parts = []
-    for pile in g.fans:
-        parts.extend(pile)
-        parts.append(_SEP)
-    for pile in g.columns:
-        parts.extend(pile)
-        parts.append(_SEP)
-    parts.extend(g.stock)
-    parts.append(_SEP)
-    parts.extend(g.waste)
-    parts.append(_SEP)
-    parts.append(0 if g.base is None else g.base)
-    parts.extend(g.found)
-    parts.append(g.redeals_left)
-    return bytes(parts)
+    return packed([*g.fans, *g.columns, g.stock, g.waste],
+                  [0 if g.base is None else g.base, *g.found, g.redeals_left])
 
 
 def candidate_moves(g) -> list[str]:
@@ -92,29 +75,12 @@ def candidate_moves(g) -> list[str]:
     return moves
 
 
-def legal_successors(g) -> list[tuple[str, object]]:
-    """(move text, new state) for each move the checker accepts from ``g``."""
-    return oracle_search.legal_successors(g, candidate_moves)
-
-
 def lower_bound(g) -> int:
     """Moves still needed at least (see the module docstring)."""
     return g.cards_left() + len(g.stock)
 
 
-def solve_exhaustive(game: str, variant: dict | None, deck, ranks: int, columns: int | None = None, *,
-                     max_states: int = 2_000_000, method: str = "astar"):
-    """Decide the deal exactly.
-
-    Returns ``(won, shortest_moves, states)``: whether some sequence of legal moves
-    wins, one shortest such sequence (None if lost), and how many distinct states were
-    met.  Raises StateCapExceeded once more than ``max_states`` distinct states are met.
-    """
-    return solve_state(GAMES[game](deck, variant, ranks=ranks, columns=columns),
-                       max_states=max_states, method=method)
-
-
-def solve_state(start, *, max_states: int = 2_000_000, method: str = "astar"):
-    """``solve_exhaustive`` from a given checker state (left unchanged), e.g. one reached
-    by playing some moves of a deal: the moves returned are the rest of the game."""
-    return oracle_search.exhaustive(start, state_key, candidate_moves, lower_bound, max_states, method)
+_ORACLE = Oracle(state_key, candidate_moves, lower_bound)
+legal_successors = _ORACLE.legal_successors
+solve_exhaustive = _ORACLE.solve_exhaustive
+solve_state = _ORACLE.solve_state

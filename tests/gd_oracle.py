@@ -1,7 +1,7 @@
 """Exhaustive shortest-path oracle for tiny Grand Duchess / Parisienne deals.
 
 A test oracle, not product code: it knows no strategy at all.  From a state of the
-independent checker (solver.replay), it writes down every move text that could be
+independent checker (solver.checker), it writes down every move text that could be
 legal -- the top of each tableau pile, every distinct reserve card and the top of each
 foundation, each to U and to D, plus ``deal`` and ``redeal`` -- and lets the checker
 decide: a candidate that raises IllegalMove is dropped.  So the oracle's notion of a
@@ -32,29 +32,15 @@ Two exact search orders, both returning a shortest solution (every move costs 1)
 from __future__ import annotations
 
 from solver.cards import SUITS, card_str
-from solver.replay import GAMES
 
-import oracle_search
-from oracle_search import StateCapExceeded  # noqa: F401  (re-exported for the tests)
+from oracle_search import Oracle, StateCapExceeded, packed  # noqa: F401  (re-exported for the tests)
 
 RANK_CHARS = "A23456789TJQK"
-_SEP = 255  # not a card code
 
 
 def state_key(g) -> bytes:
     """Everything that decides the rest of the game, packed into bytes (cards are 0..51)."""
-    parts = []
-    for pile in g.tableau:
-        parts.extend(pile)
-        parts.append(_SEP)
-    parts.extend(g.reserve)
-    parts.append(_SEP)
-    parts.extend(g.stock)
-    parts.append(_SEP)
-    parts.extend(g.up)
-    parts.extend(g.down)
-    parts.append(g.redeals_left)
-    return bytes(parts)
+    return packed([*g.tableau, g.reserve, g.stock], [*g.up, *g.down, g.redeals_left])
 
 
 def candidate_moves(g) -> list[str]:
@@ -79,28 +65,13 @@ def candidate_moves(g) -> list[str]:
     return moves
 
 
-def legal_successors(g) -> list[tuple[str, object]]:
-    """(move text, new state) for each move the checker accepts from ``g``."""
-    return oracle_search.legal_successors(g, candidate_moves)
-
-
 def lower_bound(g) -> int:
     """Moves still needed at least (see the module docstring)."""
     per_deal = 6 if g.has_reserve else 4
     return g.cards_left() + -(-len(g.stock) // per_deal)
 
 
-def solve_exhaustive(game: str, variant: dict | None, deck, ranks: int, *,
-                     max_states: int = 2_000_000, method: str = "astar"):
-    """Decide the deal exactly.
-
-    Returns ``(won, shortest_moves, states)``: whether some sequence of legal moves
-    wins, one shortest such sequence (None if lost), and how many distinct states were
-    met.  Raises StateCapExceeded once more than ``max_states`` distinct states are met.
-    """
-    return solve_state(GAMES[game](deck, variant, ranks=ranks), max_states=max_states, method=method)
-
-
-def solve_state(start, *, max_states: int = 2_000_000, method: str = "astar"):
-    """``solve_exhaustive`` from a given checker state (left unchanged)."""
-    return oracle_search.exhaustive(start, state_key, candidate_moves, lower_bound, max_states, method)
+_ORACLE = Oracle(state_key, candidate_moves, lower_bound)
+legal_successors = _ORACLE.legal_successors
+solve_exhaustive = _ORACLE.solve_exhaustive
+solve_state = _ORACLE.solve_state

@@ -1,10 +1,11 @@
 """The exact searches shared by the test oracles (gd_oracle, cap_oracle, duchess_oracle).
 
 An oracle names, for its game, ``state_key(g)`` (bytes: everything that decides the
-rest of the game), ``candidate_moves(g)`` (a superset of the legal move texts) and
-``lower_bound(g)`` (consistent: no move lowers it by more than its cost of 1).  The
-checker of solver.replay decides which candidates are legal, so the oracle's notion of
-a legal move is exactly the checker's.
+rest of the game; ``packed`` builds them), ``candidate_moves(g)`` (a superset of the
+legal move texts) and ``lower_bound(g)`` (consistent: no move lowers it by more than
+its cost of 1); ``Oracle`` makes of them the functions the tests call.  The checker
+of solver.checker decides which candidates are legal, so the oracle's notion of a
+legal move is exactly the checker's.
 
 Two exact orders, both returning a shortest solution (every move costs 1):
 ``"bfs"`` (plain breadth-first) and ``"astar"`` (the first won state taken off the
@@ -19,11 +20,53 @@ from collections import deque
 
 import numpy as np
 
-from solver.replay import IllegalMove
+from solver.checker import GAMES, IllegalMove
+
+SEP = 255  # not a card code
 
 
 class StateCapExceeded(RuntimeError):
     """The search met more than ``max_states`` distinct states without finishing."""
+
+
+def packed(piles, numbers) -> bytes:
+    """A state key: each pile's cards (0..51) followed by SEP, then the numbers (small
+    counts: foundations, redeals left)."""
+    parts = []
+    for pile in piles:
+        parts.extend(pile)
+        parts.append(SEP)
+    parts.extend(numbers)
+    return bytes(parts)
+
+
+class Oracle:
+    """One game's oracle, from its ``state_key``, ``candidate_moves`` and ``lower_bound``."""
+
+    def __init__(self, state_key, candidate_moves, lower_bound):
+        self.state_key = state_key
+        self.candidate_moves = candidate_moves
+        self.lower_bound = lower_bound
+
+    def legal_successors(self, g) -> list[tuple[str, object]]:
+        """(move text, new state) for each move the checker accepts from ``g``."""
+        return legal_successors(g, self.candidate_moves)
+
+    def solve_state(self, start, *, max_states: int = 2_000_000, method: str = "astar"):
+        """``solve_exhaustive`` from a given checker state (left unchanged), e.g. one reached
+        by playing some moves of a deal: the moves returned are the rest of the game."""
+        return exhaustive(start, self.state_key, self.candidate_moves, self.lower_bound, max_states, method)
+
+    def solve_exhaustive(self, game: str, variant: dict | None, deck, ranks: int, columns: int | None = None, *,
+                         max_states: int = 2_000_000, method: str = "astar"):
+        """Decide the deal exactly.
+
+        Returns ``(won, shortest_moves, states)``: whether some sequence of legal moves
+        wins, one shortest such sequence (None if lost), and how many distinct states were
+        met.  Raises StateCapExceeded once more than ``max_states`` distinct states are met.
+        """
+        start = GAMES[game](deck, variant, ranks=ranks, columns=columns)
+        return self.solve_state(start, max_states=max_states, method=method)
 
 
 def legal_successors(g, candidate_moves) -> list[tuple[str, object]]:

@@ -1,7 +1,8 @@
 """Capricieuse: the numba kernels and solvers against answers known for a reason.
 
-* the kernels' deal and legal moves, step by step, against the independent checker
-  (solver.replay.Capricieuse) on random walks through full deals of every variant;
+* (the kernels against the independent checker along random walks, and the rest of
+  the game interface: tests/test_game_contract.py;)
+* the deal procedure's edge cases against the checker;
 * the keys: blind to the order of the piles in the last round only;
 * hand-built decks whose verdict follows from an argument written beside them;
 * an exhaustive oracle (tests/cap_oracle.py, which knows only the checker's rules)
@@ -18,14 +19,14 @@ import numpy as np
 import pytest
 
 from solver.cards import card, full_pack, parse_card
+from solver.checker import GAMES, replay
 from solver.deals import seeded_deck
 from solver.errors import PatienceError
 from solver.games import capricieuse as cap
-from solver.replay import GAMES, replay
 from solver.solve import solve_deal
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cap_oracle import legal_successors, solve_exhaustive  # noqa: E402
+from cap_oracle import solve_exhaustive  # noqa: E402
 
 GAME = "capricieuse"
 VARIANTS = [
@@ -37,106 +38,10 @@ VARIANTS = [
 ]
 
 
-def kernel_view(st):
-    """The kernel state in the checker's terms (see solver.replay.Capricieuse)."""
-    nr = int(st[cap.NR])
-    piles = [[int(st[cap.P0 + p * cap.CAP + i]) for i in range(st[cap.H0 + p])] for p in range(st[cap.NP])]
-    up = [int(st[cap.UP0 + s]) for s in range(4)]
-    down = [0 if st[cap.DN0 + s] == 0 else nr + 1 - int(st[cap.DN0 + s]) for s in range(4)]
-    return piles, up, down, int(st[cap.ROUND])
-
-
-def checker_view(g):
-    return g.piles, g.up, g.down, g.round - 1
-
-
 def kernel_moves(st):
     out = np.zeros(cap.MAX_MOVES, dtype=np.int64)
     n = cap.gen_moves(st, out, 0)
     return [int(m) for m in out[:n]]
-
-
-def pruned_in_last_round(g, text):
-    """A legal move the kernel leaves out in the last round: to an empty pile other than
-    the first, or a pile's only card to an empty pile (same state up to pile order)."""
-    words = text.split()
-    if g.redeals_left > 0 or len(words) != 3 or not words[1].startswith("p"):
-        return False
-    src, dst = int(words[0][1:]) - 1, int(words[1][1:]) - 1
-    if g.piles[dst]:
-        return False
-    first_empty = next(i for i, p in enumerate(g.piles) if not p)
-    return dst != first_empty or len(g.piles[src]) == 1
-
-
-def fresh_keys(st):
-    other = st.copy()
-    cap.rehash(other)
-    return int(other[cap.HASH1]), int(other[cap.HASH2])
-
-
-# --- the kernels against the checker, move by move --------------------------------------
-
-
-@pytest.mark.parametrize("variant", VARIANTS, ids=str)
-def test_random_walks_match_the_checker(variant):
-    """Along random walks the kernel state equals the checker's after every move; its keys
-    equal a fresh rehash; every kernel move is legal for the checker; the kernel offers
-    every legal move except the last round's empty-pile duplicates and when it plays a
-    safe move alone; undo restores the state and its keys exactly."""
-    rng = random.Random(11)
-    forced = 0
-    for seed in range(1, 6):
-        deck = seeded_deck(seed, 2)
-        st = cap.initial_state(deck, variant)
-        g = GAMES[GAME](deck, variant)
-        history = []
-        for _ in range(250):
-            assert kernel_view(st) == checker_view(g)
-            assert fresh_keys(st) == (st[cap.HASH1], st[cap.HASH2])
-            moves = kernel_moves(st)
-            legal = {text for text, _ in legal_successors(g)}
-            texts = {cap.move_text(m) for m in moves}
-            assert texts <= legal
-            if len(moves) == 1 and moves[0] & 3 == cap.TO_FOUNDATION and g.redeals_left == 0:
-                forced += 1
-            else:
-                assert all(pruned_in_last_round(g, t) for t in legal - texts), legal - texts
-            if not moves:
-                break
-            # favour plays so that walks get far; take a redeal now and then
-            plays = [m for m in moves if m & 3 != cap.REDEAL]
-            m = rng.choice(plays) if plays and rng.random() < 0.97 else rng.choice(moves)
-            before = st.copy()
-            cap.apply_move(st, m)
-            history.append((m, before))
-            g.apply(cap.move_text(m))
-        for m, before in reversed(history):
-            cap.undo_move(st, m)
-            # everything but the slots above each pile's top (left as they were)
-            assert kernel_view(st) == kernel_view(before)
-            assert np.array_equal(st[: cap.P0], before[: cap.P0])
-    if variant.get("redeals", 2) == 0:
-        assert forced > 0  # the safe move was met and checked against the checker's moves
-
-
-def test_pack_unpack_round_trip():
-    rng = random.Random(3)
-    for variant in VARIANTS:
-        st = cap.initial_state(seeded_deck(5, 2), variant)
-        row = np.zeros(cap.PACK_LEN, dtype=np.int8)
-        for _ in range(150):
-            moves = kernel_moves(st)
-            if not moves:
-                break
-            cap.apply_move(st, rng.choice(moves))
-            cap.pack(st, row)
-            other = st.copy()
-            other[: cap.P0] = 0
-            other[cap.MAXRED], other[cap.NR], other[cap.NP], other[cap.DEALPLAYS] = st[[cap.MAXRED, cap.NR, cap.NP, cap.DEALPLAYS]]
-            cap.unpack(row, other)
-            assert kernel_view(other) == kernel_view(st)
-            assert (other[cap.HASH1], other[cap.HASH2], other[cap.LEFT]) == (st[cap.HASH1], st[cap.HASH2], st[cap.LEFT])
 
 
 def _permuted(st, order):
@@ -203,8 +108,8 @@ def test_deal_edge_cases_match_the_rules():
     U, AS D."""
     words = "3C 2C AC AC 3C 2C AD 2D 3D 3D 2D AD 2H 3H AH 2H AH 3H 3S 3S 2S 2S AS AS"
     deck = [parse_card(w) for w in words.split()]
-    st = cap.initial_state(deck, {}, ranks=3, columns=3)
-    piles, up, down, _ = kernel_view(st)
+    view = cap.checker_view(cap.initial_state(deck, {}, ranks=3, columns=3))
+    piles, up, down = view["piles"], view["up"], view["down"]
     g = GAMES[GAME](deck, {}, ranks=3, columns=3)
     assert (piles, up, down) == (g.piles, g.up, g.down)
     named = [[parse_card(w) for w in pile.split()] for pile in ("3C 3S", "2H 2S", "AH")]

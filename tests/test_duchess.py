@@ -1,7 +1,7 @@
 """Duchess: the numba kernels and solvers against answers known for a reason.
 
-* the kernels' layout and legal moves, step by step, against the independent checker
-  (solver.replay.Duchess) on random walks through full deals of every variant;
+* (the kernels against the independent checker along random walks, and the rest of
+  the game interface: tests/test_game_contract.py;)
 * the keys: blind to the order of the columns, and to nothing else;
 * hand-built decks whose verdict follows from an argument written beside them;
 * an exhaustive oracle (tests/duchess_oracle.py, which knows only the checker's
@@ -18,119 +18,23 @@ import numpy as np
 import pytest
 
 from solver.cards import card, card_str, full_pack, parse_card
+from solver.checker import GAMES, replay
 from solver.deals import seeded_deck
 from solver.errors import PatienceError
 from solver.games import duchess as du
-from solver.replay import GAMES, replay
 from solver.solve import solve_deal
 
 sys.path.insert(0, str(Path(__file__).parent))
-from duchess_oracle import legal_successors, solve_exhaustive, solve_state  # noqa: E402
+from duchess_oracle import solve_exhaustive, solve_state  # noqa: E402
 
 GAME = "duchess"
 VARIANTS = [{}, {"redeals": 0}, {"moves": "whole"}, {"redeals": 0, "moves": "whole"}]
-
-
-def kernel_view(st):
-    """The kernel state in the checker's terms (see solver.replay.Duchess)."""
-    fans = [[int(st[du.FAN0 + f * 3 + i]) for i in range(st[du.FH0 + f])] for f in range(4)]
-    columns = [[int(st[du.COL0 + c * du.CAP + i]) for i in range(st[du.H0 + c])] for c in range(4)]
-    stock = [int(st[du.TAL0 + i]) for i in range(st[du.TK], st[du.TN])]
-    waste = [int(st[du.WST0 + i]) for i in range(st[du.WN])]
-    base = None if st[du.BASE] < 0 else int(st[du.BASE]) + 1
-    found = [int(st[du.F0 + s]) for s in range(4)]
-    return fans, columns, stock, waste, base, found, int(st[du.MAXRED] - st[du.ROUND])
-
-
-def checker_view(g):
-    return g.fans, g.columns, g.stock, g.waste, g.base, g.found, g.redeals_left
 
 
 def kernel_moves(st):
     out = np.zeros(du.MAX_MOVES, dtype=np.int64)
     n = du.gen_moves(st, out, 0)
     return [int(m) for m in out[:n]]
-
-
-def to_other_space(g, text):
-    """A legal move the kernel leaves out: into an empty column other than the first
-    (the columns are interchangeable)."""
-    words = text.split()
-    if len(words) != 3 or not words[1].startswith("t"):
-        return False
-    dst = int(words[1][1:]) - 1
-    return not g.columns[dst] and dst != next(i for i, col in enumerate(g.columns) if not col)
-
-
-def fresh_keys(st):
-    other = st.copy()
-    du.rehash(other)
-    return int(other[du.HASH1]), int(other[du.HASH2])
-
-
-# --- the kernels against the checker, move by move --------------------------------------
-
-
-@pytest.mark.parametrize("variant", VARIANTS, ids=str)
-def test_random_walks_match_the_checker(variant):
-    """Along random walks the kernel state equals the checker's after every move; its keys
-    equal a fresh rehash; every kernel move is legal for the checker; the kernel offers
-    every legal move except moves to a second space and when it plays a safe move
-    alone; undo restores the state and its keys exactly."""
-    rng = random.Random(5)
-    forced = 0
-    for seed in range(1, 9):
-        deck = seeded_deck(seed, 1)
-        st = du.initial_state(deck, variant)
-        g = GAMES[GAME](deck, variant)
-        history = []
-        for _ in range(300):
-            assert kernel_view(st) == checker_view(g)
-            assert fresh_keys(st) == (st[du.HASH1], st[du.HASH2])
-            moves = kernel_moves(st)
-            legal = {text for text, _ in legal_successors(g)}
-            texts = {du.move_text(m) for m in moves}
-            assert texts <= legal
-            if len(moves) == 1 and len(legal) > 1 and g.base is not None:
-                forced += 1
-                assert moves[0] & 7 == du.KIND_FOUNDATION
-            else:
-                assert all(to_other_space(g, t) for t in legal - texts), legal - texts
-            if not moves:
-                break
-            m = rng.choice(moves)
-            before = st.copy()
-            du.apply_move(st, m)
-            history.append((m, before))
-            g.apply(du.move_text(m))
-        for m, before in reversed(history):
-            du.undo_move(st, m)
-            assert kernel_view(st) == kernel_view(before)
-            assert np.array_equal(st[: du.W0], before[: du.W0])
-    assert forced > 0  # the safe move was met
-
-
-def test_pack_unpack_round_trip():
-    rng = random.Random(3)
-    for variant in VARIANTS:
-        st = du.initial_state(seeded_deck(5, 1), variant)
-        row = np.zeros(du.PACK_LEN, dtype=np.int8)
-        for _ in range(200):
-            moves = kernel_moves(st)
-            if not moves:
-                break
-            du.apply_move(st, rng.choice(moves))
-            du.pack(st, row)
-            other = st.copy()
-            other[: du.W0] = 0
-            other[du.NR], other[du.MAXRED], other[du.WHOLE] = st[du.NR], st[du.MAXRED], st[du.WHOLE]
-            other[du.BASE] = -1  # as if the store's last state had another base
-            other[du.ORD0: du.ORD0 + 52] = -1
-            du.unpack(row, other)
-            assert kernel_view(other) == kernel_view(st)
-            assert list(other[du.ORD0: du.ORD0 + 52]) == list(st[du.ORD0: du.ORD0 + 52])  # is_dead's table
-            assert (other[du.HASH1], other[du.HASH2], other[du.LEFT], other[du.RESLEFT]) == (
-                st[du.HASH1], st[du.HASH2], st[du.LEFT], st[du.RESLEFT])
 
 
 def test_keys_ignore_the_order_of_the_columns_only():
@@ -320,7 +224,7 @@ def test_dead_end_test_only_cuts_lost_states(variant):
         return rng.choice(deals if deals and rng.random() < 0.6 else moves_here)
 
     checked = first_dead_states_are_lost(du, walks(), choose, solve_state, want=20, max_states=200_000,
-                                         steps=300, view=kernel_view)
+                                         steps=300, view=du.checker_view)
     assert checked >= 20
 
 
@@ -351,7 +255,8 @@ def test_dead_end_counts_stock_cards_in_the_stuck_set():
     def text_of(pile):
         return " ".join(card_str(c) for c in pile)
 
-    fans, columns, stock, waste = kernel_view(st)[:4]
+    view = du.checker_view(st)
+    fans, columns, stock, waste = view["fans"], view["columns"], view["stock"], view["waste"]
     assert [text_of(f) for f in fans] == ["5D 2D 2C", "2S 6S AS", "2H", ""]
     assert [text_of(c) for c in columns] == ["4H", "5H 4C 3H", "", "4D"]
     assert text_of(stock) == "5C"

@@ -1,8 +1,9 @@
 """Grand Duchess and Parisienne: the numba kernels and solvers against answers known
 for a reason.
 
-* the kernels' layout and legal moves, step by step, against the independent
-  checker (solver.replay) on random walks through full deals of every variant;
+* (the kernels against the independent checker along random walks, and the rest of
+  the game interface: tests/test_game_contract.py;)
+* the redeal orders and the last round's deal;
 * hand-built decks whose verdict follows from an argument written beside them;
 * an exhaustive breadth-first oracle (tests/gd_oracle.py, which knows only the
   checker's rules) on tiny deals: DFS and A* must give its verdict, A* its length;
@@ -14,14 +15,13 @@ import random
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from solver.cards import card
+from solver.checker import GAMES, replay
 from solver.deals import seeded_deck
 from solver.games import grand_duchess as gd
 from solver.games import parisienne
-from solver.replay import GAMES, replay
 from solver.solve import solve_deal
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -37,95 +37,6 @@ VARIANTS = [
     {"reserve_first": True},
     {"redeals": 1, "reserve_first": True, "foundation_transfer": True},
 ]
-MODULE = {"grand-duchess": gd, "parisienne": parisienne}
-
-
-def kernel_view(st):
-    """The kernel state in the checker's terms (see solver.replay.GrandDuchess)."""
-    nr = int(st[gd.NR])
-    piles = [[int(st[gd.P0 + p * gd.CAP + i]) for i in range(st[gd.H0 + p])] for p in range(4)]
-    reserve = [int(st[gd.R0 + i]) for i in range(st[gd.NRES]) if st[gd.R0 + i] >= 0]
-    kb = gd.K0 + st[gd.ROUND] * gd.SCAP
-    stock = [int(st[kb + i]) for i in range(st[gd.SP], st[gd.SN])]
-    up = [int(st[gd.UP0 + s]) for s in range(4)]
-    down = [0 if st[gd.DN0 + s] == 0 else nr + 1 - int(st[gd.DN0 + s]) for s in range(4)]
-    return piles, reserve, stock, up, down, int(st[gd.ROUND])
-
-
-def checker_view(g):
-    return g.tableau, g.reserve, g.stock, g.up, g.down, g.round - 1
-
-
-def kernel_moves(st):
-    out = np.zeros(gd.MAX_MOVES, dtype=np.int64)
-    n = gd.gen_moves(st, out, 0)
-    return [int(m) for m in out[:n]]
-
-
-# --- the kernels against the checker, move by move --------------------------------------
-
-
-@pytest.mark.parametrize("game", GAMES_UNDER_TEST)
-@pytest.mark.parametrize("variant", VARIANTS, ids=str)
-def test_random_walks_match_the_checker(game, variant):
-    """Along random walks the kernel state equals the checker's after every move; every
-    kernel move is legal for the checker; without transfers, the kernel offers every
-    legal move the checker knows, except when it plays a safe move alone; undo restores
-    the state and its keys exactly."""
-    mod = MODULE[game]
-    rng = random.Random(7)
-    for seed in range(1, 7):
-        deck = seeded_deck(seed, 2)
-        st = mod.initial_state(deck, variant)
-        g = GAMES[game](deck, variant)
-        history = []
-        while True:
-            assert kernel_view(st) == checker_view(g)
-            check = st.copy()
-            gd.rehash(check)
-            assert (check[gd.HASH1], check[gd.HASH2]) == (st[gd.HASH1], st[gd.HASH2])
-            moves = kernel_moves(st)
-            legal = {text for text, _ in legal_successors(g)}
-            texts = [gd.move_text(m) for m in moves]
-            for text in texts:
-                lines = text.split("\n")
-                if len(lines) == 1:
-                    assert text in legal
-            if not variant.get("foundation_transfer") and len(moves) > 1:
-                assert set(texts) == legal
-            if not moves:
-                break
-            m = rng.choice(moves)
-            before = st.copy()
-            gd.apply_move(st, m)
-            history.append((m, before))
-            for line in gd.move_text(m).split("\n"):
-                g.apply(line)
-        # undo all the way back
-        for m, before in reversed(history):
-            gd.undo_move(st, m)
-            assert np.array_equal(st[: gd.S0], before[: gd.S0]) or kernel_view(st) == kernel_view(before)
-            assert (st[gd.HASH1], st[gd.HASH2]) == (before[gd.HASH1], before[gd.HASH2])
-
-
-def test_pack_unpack_round_trip():
-    rng = random.Random(3)
-    for variant in VARIANTS:
-        st = gd.initial_state(seeded_deck(5, 2), variant)
-        row = np.zeros(gd.PACK_LEN, dtype=np.int8)
-        for _ in range(200):
-            moves = kernel_moves(st)
-            if not moves:
-                break
-            gd.apply_move(st, rng.choice(moves))
-            gd.pack(st, row)
-            other = st.copy()
-            for slot in (gd.ROUND, gd.SP, gd.SN, gd.LEFT, gd.HASH1, gd.HASH2, gd.NRES, gd.RESLEFT):
-                other[slot] = 0
-            other[gd.UP0:gd.H0 + 4] = 0  # foundations and heights
-            gd.unpack(row, other)
-            assert kernel_view(other) == kernel_view(st)
-            assert (other[gd.HASH1], other[gd.LEFT], other[gd.RESLEFT]) == (st[gd.HASH1], st[gd.LEFT], st[gd.RESLEFT])
 
 
 # --- hand-built decks ------------------------------------------------------------------------
@@ -196,8 +107,8 @@ def test_parisienne_start():
     """The first copy of each ace and king is on its foundation before the first deal;
     the second copies stay in the stock, in deck order."""
     deck = seeded_deck(11, 2)
-    st = parisienne.initial_state(deck, {})
-    piles, reserve, stock, up, down, _ = kernel_view(st)
+    view = parisienne.checker_view(parisienne.initial_state(deck, {}))
+    piles, reserve, stock, up, down = (view[k] for k in ("tableau", "reserve", "stock", "up", "down"))
     assert up == [1, 1, 1, 1] and down == [13, 13, 13, 13]
     dealt = [c for c in deck]
     for s in range(4):
@@ -216,12 +127,13 @@ def test_redeal_orders():
         st = gd.initial_state(deck, {"reserve_first": reserve_first})
         while st[gd.SP] < st[gd.SN]:
             gd.apply_move(st, gd._deal_move(st))
-        piles, reserve, _, _, _, _ = kernel_view(st)
+        before = gd.checker_view(st)
         gd.apply_move(st, gd.REDEAL)
-        _, _, stock, _, _, rnd = kernel_view(st)
+        after = gd.checker_view(st)
+        piles, reserve, stock = before["tableau"], before["reserve"], after["stock"]
         tableau = piles[3] + piles[2] + piles[1] + piles[0]
         assert stock == (reserve + tableau if reserve_first else tableau + reserve)
-        assert rnd == 1 and len(stock) == 104
+        assert after["round"] == 2 and len(stock) == 104
 
 
 def test_last_round_deals_four_without_reserve():
@@ -346,5 +258,5 @@ def test_dead_end_test_only_cuts_lost_states(variant, ranks, most):
         return rng.choice(plays if plays and rng.random() < 0.9 else moves)
 
     checked = first_dead_states_are_lost(gd, walks(), choose, solve_state, want=8, max_states=300_000,
-                                         fires=lambda st: st[gd.LEFT] <= most, view=kernel_view)
+                                         fires=lambda st: st[gd.LEFT] <= most, view=gd.checker_view)
     assert checked >= 8

@@ -1,4 +1,4 @@
-"""The independent checker (solver/replay.py) against hand-made Baker's Dozen deals."""
+"""The independent checker (solver/checker) against hand-made Baker's Dozen deals."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from solver.cards import card, full_pack, parse_card
 from solver.errors import PatienceError
-from solver.replay import ReplayResult, deal_columns, read_solution, replay
+from solver.checker import ReplayResult, deal_columns, parse_solution, read_solution, replay
 
 BD = "bakers-dozen"
 
@@ -309,3 +309,14 @@ def test_read_solution_bad_json(tmp_path, text, why):
 def test_read_solution_missing_file(tmp_path):
     with pytest.raises(PatienceError, match="does not exist"):
         read_solution(tmp_path / "nope.txt")
+
+
+def test_parse_solution_reads_text_as_read_solution_reads_a_file():
+    """The CLI reads a solution from standard input through parse_solution; ``name``
+    only says where the text came from in the messages."""
+    assert parse_solution("# a comment\nc1 F AS\n\n  c1 F AH  \n", "standard input") == ["c1 F AS", "c1 F AH"]
+    assert parse_solution(json.dumps({"moves": SORTED_WIN}), "standard input") == SORTED_WIN
+    with pytest.raises(PatienceError, match="^standard input is not valid JSON"):
+        parse_solution("[1, 2", "standard input")
+    with pytest.raises(PatienceError, match="^standard input: the moves must be a JSON list"):
+        parse_solution("[1, 2]", "standard input")

@@ -1,4 +1,4 @@
-"""The independent checker (solver/replay.py) for Capricieuse, and its oracle.
+"""The independent checker (solver/checker) for Capricieuse, and its oracle.
 
 Every deck here is built by hand so that the expected layout or verdict can be read
 off the construction; the reason is written next to each test.  Most decks are tiny
@@ -22,7 +22,7 @@ import pytest
 
 from solver.cards import card, card_str, full_pack, parse_card, rank_of
 from solver.errors import PatienceError
-from solver.replay import GAMES, Capricieuse, IllegalMove, capricieuse_deal, replay
+from solver.checker import GAMES, Capricieuse, IllegalMove, capricieuse_deal, replay
 
 from cap_oracle import (
     StateCapExceeded,

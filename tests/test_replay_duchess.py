@@ -1,4 +1,4 @@
-"""The independent checker (solver/replay.py) for Duchess, and its oracle.
+"""The independent checker (solver/checker) for Duchess, and its oracle.
 
 Every deck or position here is built by hand so that the expected layout or verdict can
 be read off the construction; the reason is written next to each test.  Decks are tiny:
@@ -22,7 +22,7 @@ import pytest
 
 from solver.cards import card, card_str, full_pack, parse_card
 from solver.errors import PatienceError
-from solver.replay import GAMES, Duchess, IllegalMove, replay
+from solver.checker import GAMES, Duchess, IllegalMove, replay
 
 from duchess_oracle import (
     StateCapExceeded,

@@ -1,4 +1,4 @@
-"""The independent checker (solver/replay.py) for Grand Duchess and Parisienne.
+"""The independent checker (solver/checker) for Grand Duchess and Parisienne.
 
 Every deck here is built by hand so that the expected layout, stock order or verdict
 can be read off the construction; the reason is written next to each test.  The last
@@ -13,7 +13,7 @@ import pytest
 
 from solver.cards import card, card_str, full_pack, parse_card
 from solver.errors import PatienceError
-from solver.replay import GAMES, GrandDuchess, IllegalMove, Parisienne, replay
+from solver.checker import GAMES, GrandDuchess, IllegalMove, Parisienne, replay
 
 from gd_oracle import StateCapExceeded, lower_bound, solve_exhaustive
 

@@ -19,9 +19,8 @@ import numpy as np
 from numba import njit
 
 from ..cards import card_str, rank_of
-from ..search import astar as astar_engine
-from ..search import dfs as dfs_engine
-from ..search import specialise
+from ..search import specialise, specialise_engines
+from . import kernels
 from .common import set_ordering
 from .zobrist import zobrist_keys
 from ..variants import parse_variant
@@ -60,6 +59,9 @@ MAX_MOVES = 13 * 14 + 16  # generous bound on moves from one state
 
 Z1 = zobrist_keys(0xBA4E5D02, 52 * 54).reshape(52, 54)  # (card, what lies beneath it)
 Z2 = zobrist_keys(0x5EED0F13, 52 * 54).reshape(52, 54)
+
+# key1, key2, is_won, _first_empty, _pack_run, _unpack_run, _pack_end
+specialise(globals(), kernels.KEYS + kernels.PILES + kernels.PACKING, inline=True)
 
 
 # ----------------------------------------------------------------------------------
@@ -117,6 +119,12 @@ def move_text(m: int) -> str:
     return f"c{src + 1} {'F' if dst == FND else f'c{dst + 1}'} {card_str(c)}"
 
 
+def checker_view(st) -> dict:
+    """The state in the checker's terms (solver.checker.BakersDozen.view)."""
+    columns = [[int(st[C0 + col * CAP + p]) for p in range(st[H0 + col])] for col in range(st[NCOLS])]
+    return {"columns": columns, "foundation": [int(st[F0 + s]) for s in range(4)]}
+
+
 # ----------------------------------------------------------------------------------
 # kernels
 
@@ -141,21 +149,6 @@ def rehash(st):
             h2 += Z2[c, ONFND]
     st[HASH1] = h1
     st[HASH2] = h2
-
-
-@njit(cache=True)
-def key1(st):
-    return st[HASH1]
-
-
-@njit(cache=True)
-def key2(st):
-    return st[HASH2]
-
-
-@njit(cache=True)
-def is_won(st):
-    return st[LEFT] == 0
 
 
 @njit(cache=True)
@@ -253,11 +246,7 @@ def gen_moves(st, out, base):
         if st[F0 + c // 13] == r - 1 and r <= lowf + 2:
             out[base] = c | (col << 6) | (FND << 10)
             return 1
-    first_empty = -1
-    for col in range(ncols):
-        if st[H0 + col] == 0:
-            first_empty = col
-            break
+    first_empty = _first_empty(st, ncols)
     for col in range(ncols):
         c = _top(st, col)
         if c < 0:
@@ -419,12 +408,8 @@ def pack(st, row):
     for col in range(MAXC):
         h = st[H0 + col] if col < ncols else 0
         row[col] = h
-        base = C0 + col * CAP
-        for p in range(h):
-            row[k] = st[base + p]
-            k += 1
-    for i in range(k, PACK_LEN):
-        row[i] = -1
+        k = _pack_run(st, row, k, C0 + col * CAP, 0, h)
+    _pack_end(row, k)
 
 
 @njit(cache=True)
@@ -454,8 +439,4 @@ def unpack(row, st):
     rehash(st)
 
 
-# ----------------------------------------------------------------------------------
-# the engines compiled against these kernels: defines dfs() and astar() here
-
-specialise(globals(), dfs_engine.TEMPLATES, dfs_engine.HELPERS)
-specialise(globals(), astar_engine.TEMPLATES, astar_engine.HELPERS)
+specialise_engines(globals())  # the engines compiled against these kernels: dfs() and astar()

@@ -34,11 +34,10 @@ from numba import njit
 
 from ..cards import RANKS, SUITS, card_str, check_deck
 from ..errors import PatienceError
-from ..search import astar as astar_engine
-from ..search import dfs as dfs_engine
-from ..search import specialise
+from ..search import specialise, specialise_engines
 from ..variants import full_variant
-from .common import set_ordering
+from . import kernels
+from .common import rounds_view, set_ordering, up_down_view
 from .zobrist import mix64, zobrist_keys
 
 NAME = "capricieuse"
@@ -90,6 +89,11 @@ Z_LEN = Z_SALT + MAXP
 
 Z1 = zobrist_keys(0xCA9C1E05, Z_LEN)
 Z2 = zobrist_keys(0x5A1D7E11, Z_LEN)
+
+# key1, key2, is_won, _term, _zsum, _first_empty, _noise, score (over _needed_cover below),
+# _pack_run, _unpack_run, _pack_end, _fits, _set_found, _up_down_keys
+specialise(globals(), kernels.KEYS + kernels.ZOBRIST + kernels.PILES + kernels.ORDERING + kernels.COVER_SCORE
+           + kernels.PACKING + kernels.UP_DOWN, inline=True)
 
 
 # ----------------------------------------------------------------------------------
@@ -168,6 +172,15 @@ def move_text(m: int) -> str:
     return f"p{src + 1} {to} {card_str(c)}"
 
 
+def checker_view(st) -> dict:
+    """The state in the checker's terms (solver.checker.Capricieuse.view)."""
+    return {
+        "piles": [[int(st[P0 + p * CAP + i]) for i in range(st[H0 + p])] for p in range(st[NP])],
+        **up_down_view(st, UP0, DN0, NR),
+        **rounds_view(st, ROUND, MAXRED),
+    }
+
+
 # ----------------------------------------------------------------------------------
 # kernels
 
@@ -192,52 +205,17 @@ def _pile_term2(st, p):
 
 @njit(cache=True)
 def rehash(st):
-    h1 = Z1[Z_ROUND + st[ROUND]]
-    h2 = Z2[Z_ROUND + st[ROUND]]
+    h1, h2 = _up_down_keys(st)
+    h1 += Z1[Z_ROUND + st[ROUND]]
+    h2 += Z2[Z_ROUND + st[ROUND]]
     for p in range(st[NP]):
-        a = 0
-        b = 0
-        for i in range(st[H0 + p]):
-            z = Z_POS + i * 52 + st[P0 + p * CAP + i]
-            a += Z1[z]
-            b += Z2[z]
+        a, b = _zsum(st, Z_POS, 52, P0 + p * CAP, 0, st[H0 + p])
         st[PH1 + p] = a
         st[PH2 + p] = b
         h1 += _pile_term1(st, p)
         h2 += _pile_term2(st, p)
-    for s in range(4):
-        h1 += Z1[Z_UP + s * 14 + st[UP0 + s]] + Z1[Z_DN + s * 14 + st[DN0 + s]]
-        h2 += Z2[Z_UP + s * 14 + st[UP0 + s]] + Z2[Z_DN + s * 14 + st[DN0 + s]]
     st[HASH1] = h1
     st[HASH2] = h2
-
-
-@njit(cache=True)
-def key1(st):
-    return st[HASH1]
-
-
-@njit(cache=True)
-def key2(st):
-    return st[HASH2]
-
-
-@njit(cache=True)
-def is_won(st):
-    return st[LEFT] == 0
-
-
-@njit(cache=True)
-def _fits(st, c):
-    """Bit 0: c fits its suit's up foundation; bit 1: its down foundation."""
-    s = c // 13
-    r = c % 13 + 1
-    f = 0
-    if r == st[UP0 + s] + 1:
-        f |= 1
-    if r == st[NR] - st[DN0 + s]:
-        f |= 2
-    return f
 
 
 @njit(cache=True)
@@ -266,16 +244,6 @@ def _deal(st, n):
         p += 1
         if p == npiles:
             p = 0
-
-
-@njit(cache=True)
-def _set_found(st, s, up, dn):
-    st[HASH1] += (Z1[Z_UP + s * 14 + up] - Z1[Z_UP + s * 14 + st[UP0 + s]]
-                  + Z1[Z_DN + s * 14 + dn] - Z1[Z_DN + s * 14 + st[DN0 + s]])
-    st[HASH2] += (Z2[Z_UP + s * 14 + up] - Z2[Z_UP + s * 14 + st[UP0 + s]]
-                  + Z2[Z_DN + s * 14 + dn] - Z2[Z_DN + s * 14 + st[DN0 + s]])
-    st[UP0 + s] = up
-    st[DN0 + s] = dn
 
 
 @njit(cache=True)
@@ -410,11 +378,7 @@ def gen_moves(st, out, base):
             if f != 0 and _last_copy(st, c):
                 out[base] = TO_FOUNDATION | c << 2 | p << 8 | (0 if f & 1 else 1) << 12
                 return 1
-    first_empty = -1
-    for p in range(npiles):
-        if st[H0 + p] == 0:
-            first_empty = p
-            break
+    first_empty = _first_empty(st, npiles)
     for p in range(npiles):
         h = st[H0 + p]
         if h == 0:
@@ -461,17 +425,6 @@ def _needed_cover(st):
 
 
 @njit(cache=True)
-def score(st):
-    """Move ordering (lower first): fewer cards left, the cards the foundations need
-    next less buried, fewer redeals used."""
-    v = st[W0] * st[LEFT] + st[W0 + 1] * _needed_cover(st) + st[W0 + 2] * st[ROUND]
-    if st[W0 + 3]:
-        x = (st[HASH1] ^ st[W0 + 4]) * -7046029254386353131
-        v += (x >> 40) & st[W0 + 3]
-    return v
-
-
-@njit(cache=True)
 def lower_bound(st):
     """Admissible and consistent.  Every card left needs a move of its own, unless a
     redeal is left and deals play cards: one redeal may then put any number of cards
@@ -501,11 +454,8 @@ def pack(st, row):
     for p in range(MAXP):
         h = st[H0 + p] if p < st[NP] else 0
         row[9 + p] = h
-        for i in range(h):
-            row[k] = st[P0 + p * CAP + i]
-            k += 1
-    for i in range(k, PACK_LEN):
-        row[i] = -1
+        k = _pack_run(st, row, k, P0 + p * CAP, 0, h)
+    _pack_end(row, k)
 
 
 @njit(cache=True)
@@ -516,20 +466,11 @@ def unpack(row, st):
         st[UP0 + s] = row[1 + s]
         st[DN0 + s] = row[5 + s]
     k = 9 + MAXP
-    left = 0
     for p in range(st[NP]):
-        h = row[9 + p]
-        st[H0 + p] = h
-        for i in range(h):
-            st[P0 + p * CAP + i] = row[k]
-            k += 1
-        left += h
-    st[LEFT] = left
+        st[H0 + p] = row[9 + p]
+        k = _unpack_run(row, st, k, P0 + p * CAP, 0, st[H0 + p])
+    st[LEFT] = k - (9 + MAXP)
     rehash(st)
 
 
-# ----------------------------------------------------------------------------------
-# the engines compiled against these kernels: defines dfs() and astar() here
-
-specialise(globals(), dfs_engine.TEMPLATES, dfs_engine.HELPERS)
-specialise(globals(), astar_engine.TEMPLATES, astar_engine.HELPERS)
+specialise_engines(globals())  # the engines compiled against these kernels: dfs() and astar()

@@ -12,3 +12,16 @@ def set_ordering(st, w0: int, profiles: list[tuple], k: int, noise: int) -> None
     st[w0:w0 + n] = weights
     st[w0 + n] = 0 if k < len(profiles) else noise
     st[w0 + n + 1] = k * 0x9E3779B97F4A7C15 % (1 << 62)
+
+
+def up_down_view(st, up0: int, dn0: int, nr: int) -> dict:
+    """Up and down foundation counts at ``st[up0:]`` / ``st[dn0:]`` (ranks in play at
+    ``st[nr]``) in the checker's terms: each foundation's top rank, 0 when empty."""
+    ranks = int(st[nr])
+    return {"up": [int(st[up0 + s]) for s in range(4)],
+            "down": [0 if st[dn0 + s] == 0 else ranks + 1 - int(st[dn0 + s]) for s in range(4)]}
+
+
+def rounds_view(st, round_slot: int, maxred: int) -> dict:
+    """The round (1 for the first) and the redeals left, in the checker's terms."""
+    return {"round": int(st[round_slot]) + 1, "redeals_left": int(st[maxred] - st[round_slot])}

@@ -30,11 +30,10 @@ from numba import njit
 
 from ..cards import card_str, check_deck
 from ..errors import PatienceError
-from ..search import astar as astar_engine
-from ..search import dfs as dfs_engine
-from ..search import specialise
+from ..search import specialise, specialise_engines
 from ..variants import full_variant
-from .common import set_ordering
+from . import kernels
+from .common import rounds_view, set_ordering
 from .zobrist import mix64, zobrist_keys
 
 NAME = "duchess"
@@ -108,6 +107,11 @@ Z_LEN = Z_ROUND + 2
 
 Z1 = zobrist_keys(0xD0C4E55A, Z_LEN)
 Z2 = zobrist_keys(0x61E4700D, Z_LEN)
+
+# key1, key2, is_won, _term, _zsum, _first_empty, _noise, score (over _needed_cover below),
+# _pack_run, _unpack_run, _pack_end
+specialise(globals(), kernels.KEYS + kernels.ZOBRIST + kernels.PILES + kernels.ORDERING + kernels.COVER_SCORE
+           + kernels.PACKING, inline=True)
 
 
 # ----------------------------------------------------------------------------------
@@ -188,6 +192,19 @@ def move_text(m: int) -> str:
     return f"{_source_text(src)} {to} {card_str(c)}"
 
 
+def checker_view(st) -> dict:
+    """The state in the checker's terms (solver.checker.Duchess.view)."""
+    return {
+        "fans": [[int(st[FAN0 + f * FAN_CARDS + i]) for i in range(st[FH0 + f])] for f in range(NFANS)],
+        "columns": [[int(st[COL0 + c * CAP + i]) for i in range(st[H0 + c])] for c in range(NCOLS)],
+        "stock": [int(st[TAL0 + i]) for i in range(st[TK], st[TN])],
+        "waste": [int(st[WST0 + i]) for i in range(st[WN])],
+        "base": None if st[BASE] < 0 else int(st[BASE]) + 1,
+        "found": [int(st[F0 + s]) for s in range(4)],
+        "redeals_left": rounds_view(st, ROUND, MAXRED)["redeals_left"],
+    }
+
+
 # ----------------------------------------------------------------------------------
 # kernels
 
@@ -197,54 +214,17 @@ def rehash(st):
     h1 = Z1[Z_BASE + st[BASE] + 1] + Z1[Z_ROUND + st[ROUND]]
     h2 = Z2[Z_BASE + st[BASE] + 1] + Z2[Z_ROUND + st[ROUND]]
     for col in range(NCOLS):
-        a = 0
-        b = 0
-        for i in range(st[H0 + col]):
-            z = Z_COL + i * 52 + st[COL0 + col * CAP + i]
-            a += Z1[z]
-            b += Z2[z]
+        a, b = _zsum(st, Z_COL, 52, COL0 + col * CAP, 0, st[H0 + col])
         st[CH1 + col] = a
         st[CH2 + col] = b
         h1 += mix64(a)
         h2 += mix64(b)
-    for f in range(NFANS):
-        z = Z_FAN + f * (FAN_CARDS + 1) + st[FH0 + f]
-        h1 += Z1[z]
-        h2 += Z2[z]
-    for i in range(st[TK], st[TN]):
-        z = Z_STK + i * 52 + st[TAL0 + i]
-        h1 += Z1[z]
-        h2 += Z2[z]
-    for i in range(st[WN]):
-        z = Z_WST + i * 52 + st[WST0 + i]
-        h1 += Z1[z]
-        h2 += Z2[z]
-    for s in range(4):
-        h1 += Z1[Z_F + s * 14 + st[F0 + s]]
-        h2 += Z2[Z_F + s * 14 + st[F0 + s]]
-    st[HASH1] = h1
-    st[HASH2] = h2
-
-
-@njit(cache=True)
-def key1(st):
-    return st[HASH1]
-
-
-@njit(cache=True)
-def key2(st):
-    return st[HASH2]
-
-
-@njit(cache=True)
-def is_won(st):
-    return st[LEFT] == 0
-
-
-@njit(cache=True)
-def _term(st, z, sign):
-    st[HASH1] += sign * Z1[z]
-    st[HASH2] += sign * Z2[z]
+    fans = _zsum(st, Z_FAN, FAN_CARDS + 1, FH0, 0, NFANS)  # (fan, height)
+    stock = _zsum(st, Z_STK, 52, TAL0, st[TK], st[TN])
+    waste = _zsum(st, Z_WST, 52, WST0, 0, st[WN])
+    found = _zsum(st, Z_F, 14, F0, 0, 4)
+    st[HASH1] = h1 + fans[0] + stock[0] + waste[0] + found[0]
+    st[HASH2] = h2 + fans[1] + stock[1] + waste[1] + found[1]
 
 
 @njit(cache=True)
@@ -545,11 +525,7 @@ def gen_moves(st, out, base):
         if c >= 0 and _fits_foundation(st, c) and _safe(st, c):
             out[base] = KIND_FOUNDATION | c << 3 | src << 9
             return 1
-    first_empty = -1
-    for col in range(NCOLS):
-        if st[H0 + col] == 0:
-            first_empty = col
-            break
+    first_empty = _first_empty(st, NCOLS)
     reserve = st[RESLEFT] > 0
     # single cards: fans, waste (and the stock top into a space)
     for src in range(NCOLS, STOCK + 1):
@@ -622,17 +598,6 @@ def _needed_cover(st):
             if _fits_foundation(st, st[FAN0 + f * FAN_CARDS + i]):
                 k += h - 1 - i
     return k
-
-
-@njit(cache=True)
-def score(st):
-    """Move ordering (lower first): fewer cards left, the cards the foundations need
-    next less buried, fewer redeals used."""
-    v = st[W0] * st[LEFT] + st[W0 + 1] * _needed_cover(st) + st[W0 + 2] * st[ROUND]
-    if st[W0 + 3]:
-        x = (st[HASH1] ^ st[W0 + 4]) * -7046029254386353131
-        v += (x >> 40) & st[W0 + 3]
-    return v
 
 
 @njit(cache=True)
@@ -782,17 +747,9 @@ def pack(st, row):
         row[13 + s] = st[H0 + s]
     k = 20
     for col in range(NCOLS):
-        for i in range(st[H0 + col]):
-            row[k] = st[COL0 + col * CAP + i]
-            k += 1
-    for i in range(st[TK], st[TN]):
-        row[k] = st[TAL0 + i]
-        k += 1
-    for i in range(st[WN]):
-        row[k] = st[WST0 + i]
-        k += 1
-    for i in range(k, PACK_LEN):
-        row[i] = -1
+        k = _pack_run(st, row, k, COL0 + col * CAP, 0, st[H0 + col])
+    k = _pack_run(st, row, k, TAL0, st[TK], st[TN])
+    _pack_end(row, _pack_run(st, row, k, WST0, 0, st[WN]))
 
 
 @njit(cache=True)
@@ -807,7 +764,6 @@ def unpack(row, st):
     st[TN] = row[2]
     st[TK] = row[3]
     st[WN] = row[4]
-    left = 0
     res = 0
     for s in range(4):
         st[F0 + s] = row[5 + s]
@@ -816,25 +772,12 @@ def unpack(row, st):
         res += row[9 + s]
     k = 20
     for col in range(NCOLS):
-        for i in range(st[H0 + col]):
-            st[COL0 + col * CAP + i] = row[k]
-            k += 1
-            left += 1
-    for i in range(st[TK], st[TN]):
-        st[TAL0 + i] = row[k]
-        k += 1
-        left += 1
-    for i in range(st[WN]):
-        st[WST0 + i] = row[k]
-        k += 1
-        left += 1
+        k = _unpack_run(row, st, k, COL0 + col * CAP, 0, st[H0 + col])
+    k = _unpack_run(row, st, k, TAL0, st[TK], st[TN])
+    k = _unpack_run(row, st, k, WST0, 0, st[WN])
     st[RESLEFT] = res
-    st[LEFT] = left + res
+    st[LEFT] = k - 20 + res  # the columns, the stock, the waste and the fans
     rehash(st)
 
 
-# ----------------------------------------------------------------------------------
-# the engines compiled against these kernels: defines dfs() and astar() here
-
-specialise(globals(), dfs_engine.TEMPLATES, dfs_engine.HELPERS)
-specialise(globals(), astar_engine.TEMPLATES, astar_engine.HELPERS)
+specialise_engines(globals())  # the engines compiled against these kernels: dfs() and astar()

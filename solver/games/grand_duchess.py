@@ -37,10 +37,9 @@ from numba import njit
 
 from ..cards import RANKS, SUITS, card_str, check_deck
 from ..errors import PatienceError
-from ..search import astar as astar_engine
-from ..search import dfs as dfs_engine
-from ..search import specialise
-from .common import set_ordering
+from ..search import specialise, specialise_engines
+from . import kernels
+from .common import rounds_view, set_ordering, up_down_view
 from .zobrist import zobrist_keys
 from ..variants import full_variant
 
@@ -114,6 +113,11 @@ Z_LEN = Z_SP + SCAP + 1
 
 Z1 = zobrist_keys(0x6D0C4E55, Z_LEN)
 Z2 = zobrist_keys(0x1A7E5EED, Z_LEN)
+
+# key1, key2, is_won, _term, _zsum, _noise, _pack_run, _unpack_run, _pack_end, _fits, _set_found,
+# _up_down_keys
+specialise(globals(), kernels.KEYS + kernels.ZOBRIST + kernels.ORDERING + kernels.PACKING + kernels.UP_DOWN,
+           inline=True)
 
 
 # ----------------------------------------------------------------------------------
@@ -207,6 +211,18 @@ def move_text(m: int) -> str:
     return "\n".join(lines)
 
 
+def checker_view(st) -> dict:
+    """The state in the checker's terms (solver.checker.GrandDuchess.view)."""
+    kb = K0 + st[ROUND] * SCAP
+    return {
+        "tableau": [[int(st[P0 + p * CAP + i]) for i in range(st[H0 + p])] for p in range(NPILES)],
+        "reserve": [int(st[R0 + i]) for i in range(st[NRES]) if st[R0 + i] >= 0],
+        "stock": [int(st[kb + i]) for i in range(st[SP], st[SN])],
+        **up_down_view(st, UP0, DN0, NR),
+        **rounds_view(st, ROUND, MAXRED),
+    }
+
+
 # ----------------------------------------------------------------------------------
 # kernels
 
@@ -224,66 +240,30 @@ def _play(c, src, dst, macro, u):
 
 @njit(cache=True)
 def rehash(st):
-    h1 = Z1[Z_ROUND + st[ROUND]] + Z1[Z_SP + st[SP]]
-    h2 = Z2[Z_ROUND + st[ROUND]] + Z2[Z_SP + st[SP]]
-    kb = K0 + st[ROUND] * SCAP
-    for i in range(st[SP], st[SN]):
-        z = Z_STOCK + i * 52 + st[kb + i]
-        h1 += Z1[z]
-        h2 += Z2[z]
+    h1, h2 = _up_down_keys(st)
+    h1 += Z1[Z_ROUND + st[ROUND]] + Z1[Z_SP + st[SP]]
+    h2 += Z2[Z_ROUND + st[ROUND]] + Z2[Z_SP + st[SP]]
+    a, b = _zsum(st, Z_STOCK, 52, K0 + st[ROUND] * SCAP, st[SP], st[SN])
+    h1 += a
+    h2 += b
     for p in range(NPILES):
-        for i in range(st[H0 + p]):
-            z = Z_PILE + (p * CAP + i) * 52 + st[P0 + p * CAP + i]
-            h1 += Z1[z]
-            h2 += Z2[z]
+        a, b = _zsum(st, Z_PILE + p * CAP * 52, 52, P0 + p * CAP, 0, st[H0 + p])
+        h1 += a
+        h2 += b
     for i in range(st[NRES]):
         c = st[R0 + i]
         if c >= 0:
             h1 += Z1[Z_RES + i * 52 + c]
             h2 += Z2[Z_RES + i * 52 + c]
-    for s in range(4):
-        h1 += Z1[Z_UP + s * 14 + st[UP0 + s]] + Z1[Z_DN + s * 14 + st[DN0 + s]]
-        h2 += Z2[Z_UP + s * 14 + st[UP0 + s]] + Z2[Z_DN + s * 14 + st[DN0 + s]]
     st[HASH1] = h1
     st[HASH2] = h2
 
 
 @njit(cache=True)
-def key1(st):
-    return st[HASH1]
-
-
-@njit(cache=True)
-def key2(st):
-    return st[HASH2]
-
-
-@njit(cache=True)
-def is_won(st):
-    return st[LEFT] == 0
-
-
-@njit(cache=True)
-def _rehash_term(st, z, sign):
-    st[HASH1] += sign * Z1[z]
-    st[HASH2] += sign * Z2[z]
-
-
-@njit(cache=True)
-def _set_found(st, s, up, dn):
-    _rehash_term(st, Z_UP + s * 14 + st[UP0 + s], -1)
-    _rehash_term(st, Z_DN + s * 14 + st[DN0 + s], -1)
-    st[UP0 + s] = up
-    st[DN0 + s] = dn
-    _rehash_term(st, Z_UP + s * 14 + up, 1)
-    _rehash_term(st, Z_DN + s * 14 + dn, 1)
-
-
-@njit(cache=True)
 def _set_sp(st, sp):
-    _rehash_term(st, Z_SP + st[SP], -1)
+    _term(st, Z_SP + st[SP], -1)
     st[SP] = sp
-    _rehash_term(st, Z_SP + sp, 1)
+    _term(st, Z_SP + sp, 1)
 
 
 @njit(cache=True)
@@ -298,12 +278,12 @@ def apply_move(st, m):
         if src < NPILES:
             h = st[H0 + src] - 1
             st[H0 + src] = h
-            _rehash_term(st, Z_PILE + (src * CAP + h) * 52 + c, -1)
+            _term(st, Z_PILE + (src * CAP + h) * 52 + c, -1)
         else:
             slot = src - NPILES
             st[R0 + slot] = -1
             st[RESLEFT] -= 1
-            _rehash_term(st, Z_RES + slot * 52 + c, -1)
+            _term(st, Z_RES + slot * 52 + c, -1)
         if (m >> 15) & 1:
             # transfer macro: whatever the split before, afterwards up holds 1..r, down NR..r
             _set_found(st, s, r, st[NR] + 1 - r)
@@ -319,18 +299,18 @@ def apply_move(st, m):
         sp = st[SP]
         for j in range(n):
             c = st[kb + sp + j]
-            _rehash_term(st, Z_STOCK + (sp + j) * 52 + c, -1)
+            _term(st, Z_STOCK + (sp + j) * 52 + c, -1)
             if j < NPILES:
                 h = st[H0 + j]
                 st[P0 + j * CAP + h] = c
                 st[H0 + j] = h + 1
-                _rehash_term(st, Z_PILE + (j * CAP + h) * 52 + c, 1)
+                _term(st, Z_PILE + (j * CAP + h) * 52 + c, 1)
             else:
                 slot = st[NRES]
                 st[R0 + slot] = c
                 st[NRES] = slot + 1
                 st[RESLEFT] += 1
-                _rehash_term(st, Z_RES + slot * 52 + c, 1)
+                _term(st, Z_RES + slot * 52 + c, 1)
         _set_sp(st, sp + n)
     else:
         _redeal(st)
@@ -418,12 +398,12 @@ def undo_move(st, m):
             h = st[H0 + src]
             st[P0 + src * CAP + h] = c
             st[H0 + src] = h + 1
-            _rehash_term(st, Z_PILE + (src * CAP + h) * 52 + c, 1)
+            _term(st, Z_PILE + (src * CAP + h) * 52 + c, 1)
         else:
             slot = src - NPILES
             st[R0 + slot] = c
             st[RESLEFT] += 1
-            _rehash_term(st, Z_RES + slot * 52 + c, 1)
+            _term(st, Z_RES + slot * 52 + c, 1)
         st[LEFT] += 1
     elif kind == KIND_DEAL:
         n = (m >> 2) & 7
@@ -431,32 +411,19 @@ def undo_move(st, m):
         kb = K0 + st[ROUND] * SCAP
         for j in range(n - 1, -1, -1):
             c = st[kb + sp + j]
-            _rehash_term(st, Z_STOCK + (sp + j) * 52 + c, 1)
+            _term(st, Z_STOCK + (sp + j) * 52 + c, 1)
             if j < NPILES:
                 h = st[H0 + j] - 1
                 st[H0 + j] = h
-                _rehash_term(st, Z_PILE + (j * CAP + h) * 52 + c, -1)
+                _term(st, Z_PILE + (j * CAP + h) * 52 + c, -1)
             else:
                 slot = st[NRES] - 1
                 st[NRES] = slot
                 st[RESLEFT] -= 1
-                _rehash_term(st, Z_RES + slot * 52 + c, -1)
+                _term(st, Z_RES + slot * 52 + c, -1)
         _set_sp(st, sp)
     else:
         _unredeal(st)
-
-
-@njit(cache=True)
-def _fits(st, c):
-    """Bit 0: c fits its suit's up foundation; bit 1: its down foundation."""
-    s = c // 13
-    r = c % 13 + 1
-    f = 0
-    if r == st[UP0 + s] + 1:
-        f |= 1
-    if r == st[NR] - st[DN0 + s]:
-        f |= 2
-    return f
 
 
 @njit(cache=True)
@@ -537,7 +504,7 @@ def gen_moves(st, out, base):
         # Every reserve card is face up.  With both copies of a card in the reserve,
         # taking one or the other leaves the rest in a different order, but the
         # notation ("R U 5H") cannot say which, so a play always takes the first
-        # dealt copy (solver.replay does the same).
+        # dealt copy (solver.checker does the same).
         for i in range(st[NRES]):
             c = st[R0 + i]
             if c < 0:
@@ -593,11 +560,8 @@ def score(st):
     """Move ordering (lower first): fewer cards left, more cards ready, fewer redeals,
     fewer transfer macros (a macro play commits a meeting suit's split; trying the
     plain plays and the deal first finds wins sooner)."""
-    v = st[W0] * st[LEFT] - st[W0 + 1] * _ready_count(st) + st[W0 + 2] * st[ROUND] + st[W_MACRO] * st[MACROS]
-    if st[W0 + 3]:
-        x = (st[HASH1] ^ st[W0 + 4]) * -7046029254386353131
-        v += (x >> 40) & st[W0 + 3]
-    return v
+    return (st[W0] * st[LEFT] - st[W0 + 1] * _ready_count(st) + st[W0 + 2] * st[ROUND] + st[W_MACRO] * st[MACROS]
+            + _noise(st))
 
 
 @njit(cache=True)
@@ -776,20 +740,10 @@ def pack(st, row):
         row[4 + s] = st[UP0 + s]
         row[8 + s] = st[DN0 + s]
         row[12 + s] = st[H0 + s]
-    k = 16
-    kb = K0 + st[ROUND] * SCAP
-    for i in range(st[SP], st[SN]):
-        row[k] = st[kb + i]
-        k += 1
+    k = _pack_run(st, row, 16, K0 + st[ROUND] * SCAP, st[SP], st[SN])
     for p in range(NPILES):
-        for i in range(st[H0 + p]):
-            row[k] = st[P0 + p * CAP + i]
-            k += 1
-    for i in range(st[NRES]):
-        row[k] = st[R0 + i]
-        k += 1
-    for i in range(k, PACK_LEN):
-        row[i] = -1
+        k = _pack_run(st, row, k, P0 + p * CAP, 0, st[H0 + p])
+    _pack_end(row, _pack_run(st, row, k, R0, 0, st[NRES]))
 
 
 @njit(cache=True)
@@ -799,22 +753,14 @@ def unpack(row, st):
     st[SP] = row[1]
     st[SN] = row[2]
     st[NRES] = row[3]
-    left = 0
     for s in range(4):
         st[UP0 + s] = row[4 + s]
         st[DN0 + s] = row[8 + s]
         st[H0 + s] = row[12 + s]
-    k = 16
-    kb = K0 + st[ROUND] * SCAP
-    for i in range(st[SP], st[SN]):
-        st[kb + i] = row[k]
-        k += 1
-        left += 1
+    k = _unpack_run(row, st, 16, K0 + st[ROUND] * SCAP, st[SP], st[SN])
     for p in range(NPILES):
-        for i in range(st[H0 + p]):
-            st[P0 + p * CAP + i] = row[k]
-            k += 1
-            left += 1
+        k = _unpack_run(row, st, k, P0 + p * CAP, 0, st[H0 + p])
+    left = k - 16  # the stock and the piles
     resleft = 0
     for i in range(st[NRES]):
         st[R0 + i] = row[k]
@@ -826,8 +772,4 @@ def unpack(row, st):
     rehash(st)
 
 
-# ----------------------------------------------------------------------------------
-# the engines compiled against these kernels: defines dfs() and astar() here
-
-specialise(globals(), dfs_engine.TEMPLATES, dfs_engine.HELPERS)
-specialise(globals(), astar_engine.TEMPLATES, astar_engine.HELPERS)
+specialise_engines(globals())  # the engines compiled against these kernels: dfs() and astar()

@@ -5,7 +5,8 @@ kernels by name (``gen_moves``, ``apply_move``, ...).  ``specialise`` compiles
 those functions inside one game module's namespace, so each game gets its own
 numba compilation with direct calls to its kernels, cached on disk like any
 other @njit(cache=True) function.  (Passing the kernels as function arguments
-instead makes numba refuse to cache the search.)
+instead makes numba refuse to cache the search.)  The kernel pieces games share
+(solver/games/kernels.py) are compiled the same way.
 """
 
 from __future__ import annotations
@@ -16,17 +17,44 @@ import sys
 from numba import njit
 
 
-def specialise(game_globals: dict, templates, helpers: dict) -> None:
-    """Define an @njit(cache=True) copy of each template function in ``game_globals``.
+class NameClash(RuntimeError):
+    """``specialise`` was asked to bind a name the game's namespace already binds to
+    something else: a template would silently use the wrong object."""
+
+
+def specialise(game_globals: dict, templates, helpers: dict | None = None, *, inline: bool = False) -> None:
+    """Define an @njit(cache=True) copy of each template function in ``game_globals``
+    (``inline``: one that numba inlines into every caller, as small kernel pieces want).
 
     ``helpers`` are the names the templates use besides the game's kernels
     (engine constants, cached helper functions); they are added to the namespace.
+    A helper may already be bound there only to the very same object (the engines
+    share ``LOST``, ``WON``, ...), and a template's name not at all: anything else
+    raises ``NameClash`` naming each clash, rather than letting one engine's
+    constant or a game's own function stand in for another's.
     """
-    for name, value in helpers.items():
-        game_globals.setdefault(name, value)
+    helpers = helpers or {}
+    clashes = [name for name, value in helpers.items() if name in game_globals and game_globals[name] is not value]
+    clashes += [t.__name__ for t in templates if t.__name__ in game_globals]
+    if clashes:
+        raise NameClash(f"specialise in {game_globals.get('__name__')}: already bound to something else: "
+                        + ", ".join(clashes))
+    game_globals.update(helpers)
+    if not templates:
+        return
     filename = sys.modules[game_globals["__name__"]].__file__
     for template in templates:
         lines, first = inspect.getsourcelines(template)
         source = "\n" * (first - 1) + "".join(lines)
         exec(compile(source, filename, "exec"), game_globals)
-        game_globals[template.__name__] = njit(cache=True)(game_globals[template.__name__])
+        options = {"inline": "always"} if inline else {}
+        game_globals[template.__name__] = njit(cache=True, **options)(game_globals[template.__name__])
+
+
+def specialise_engines(game_globals: dict) -> None:
+    """Compile the DFS and the A* engines against the kernels of the game module whose
+    namespace this is: defines ``dfs`` and ``astar`` there (the module's last step)."""
+    from . import astar, dfs
+
+    specialise(game_globals, dfs.TEMPLATES, dfs.HELPERS)
+    specialise(game_globals, astar.TEMPLATES, astar.HELPERS)

@@ -81,37 +81,41 @@ class AStarWork:
     def reset(self, capacity: int, greedy: int = 0) -> None:
         """Start a new search using the first ``capacity`` nodes of the store."""
         self.ctx[:] = 0
-        self.ctx[CAPACITY] = capacity
-        self.ctx[GREEDY] = greedy
+        self.ctx[ASTAR_CAPACITY] = capacity
+        self.ctx[ASTAR_GREEDY] = greedy
 
     @property
     def expanded(self) -> int:
-        return int(self.ctx[EXPANDED])
+        return int(self.ctx[ASTAR_EXPANDED])
 
 
-# ctx slots
-HSIZE = 0
-USED = 1
-EXPANDED = 2
-STARTED = 3
-LENGTH = 4
-GREEDY = 5  # 0: A* on lower_bound; k > 0: best-first on k * depth + score (not exact)
-CAPACITY = 6  # nodes this search may store (at most the store's size)
+# ctx slots.  The template names them ASTAR_*: it is compiled in the game's
+# namespace beside the DFS templates' own slots (specialise refuses a name clash).
+ASTAR_HSIZE = 0
+ASTAR_USED = 1
+ASTAR_EXPANDED = 2
+ASTAR_STARTED = 3
+ASTAR_LENGTH = 4
+ASTAR_GREEDY = 5  # 0: A* on lower_bound; k > 0: best-first on k * depth + score (not exact)
+ASTAR_CAPACITY = 6  # nodes this search may store (at most the store's size)
 CTX_LEN = 7
+# the public names, for the callers that read the ctx (solver.solve)
+HSIZE, USED, EXPANDED, STARTED = ASTAR_HSIZE, ASTAR_USED, ASTAR_EXPANDED, ASTAR_STARTED
+LENGTH, GREEDY, CAPACITY = ASTAR_LENGTH, ASTAR_GREEDY, ASTAR_CAPACITY
 
 
 def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
           hkey, hidx, moves, row, path, ctx):
-    """Run (or resume) A* from ``st``.  Returns WON (solution path[:ctx[LENGTH]]),
+    """Run (or resume) A* from ``st``.  Returns WON (solution path[:ctx[ASTAR_LENGTH]]),
     LOST, UNKNOWN (node store full) or RUNNING after ``slice_nodes`` expansions."""
-    cap = min(ctx[CAPACITY], rows.shape[0]) if ctx[CAPACITY] > 0 else rows.shape[0]
+    cap = min(ctx[ASTAR_CAPACITY], rows.shape[0]) if ctx[ASTAR_CAPACITY] > 0 else rows.shape[0]
     pack_len = rows.shape[1]
     tsize = 1  # hash slots in use: twice the capacity, so small searches clear little
     while tsize < 2 * cap and tsize < slots.shape[0]:
         tsize <<= 1
     tmask = tsize - 1
-    if ctx[STARTED] == 0:
-        ctx[STARTED] = 1
+    if ctx[ASTAR_STARTED] == 0:
+        ctx[ASTAR_STARTED] = 1
         closed[:cap] = False
         slots[:tsize] = 0
         if is_dead(st):
@@ -125,20 +129,20 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
         k1s[0] = key1(st)
         k2s[0] = key2(st)
         slots[k1s[0] & tmask] = 1
-        ctx[USED] = 1
+        ctx[ASTAR_USED] = 1
         h0 = lower_bound(st)
         # heap key: f first, then the smaller bound (deeper node) first
-        ctx[HSIZE] = _heap_push(hkey, hidx, 0, h0 * 4096 + h0, 0)
-        ctx[EXPANDED] = 0
-    hsize = ctx[HSIZE]
-    used = ctx[USED]
-    expanded = ctx[EXPANDED]
+        ctx[ASTAR_HSIZE] = _heap_push(hkey, hidx, 0, h0 * 4096 + h0, 0)
+        ctx[ASTAR_EXPANDED] = 0
+    hsize = ctx[ASTAR_HSIZE]
+    used = ctx[ASTAR_USED]
+    expanded = ctx[ASTAR_EXPANDED]
     stop = expanded + slice_nodes
     while hsize > 0:
         if expanded >= stop:
-            ctx[HSIZE] = hsize
-            ctx[USED] = used
-            ctx[EXPANDED] = expanded
+            ctx[ASTAR_HSIZE] = hsize
+            ctx[ASTAR_USED] = used
+            ctx[ASTAR_EXPANDED] = expanded
             return RUNNING
         idx, hsize = _heap_pop(hkey, hidx, hsize)
         if closed[idx]:
@@ -153,8 +157,8 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
             for d in range(length - 1, -1, -1):
                 path[d] = via[j]
                 j = parent[j]
-            ctx[LENGTH] = length
-            ctx[EXPANDED] = expanded
+            ctx[ASTAR_LENGTH] = length
+            ctx[ASTAR_EXPANDED] = expanded
             return WON
         expanded += 1
         n = gen_moves(st, moves, 0)
@@ -177,7 +181,7 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
                 s = (s + 1) & tmask
             if not skip and not is_dead(st):
                 if used == cap:
-                    ctx[EXPANDED] = expanded
+                    ctx[ASTAR_EXPANDED] = expanded
                     return UNKNOWN
                 pack(st, row)
                 for k in range(pack_len):
@@ -188,19 +192,20 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
                 k1s[used] = a
                 k2s[used] = b
                 slots[s] = used + 1
-                if ctx[GREEDY] > 0:
-                    pri = gc * ctx[GREEDY] + score(st)
+                if ctx[ASTAR_GREEDY] > 0:
+                    pri = gc * ctx[ASTAR_GREEDY] + score(st)
                 else:
                     h = lower_bound(st)
                     pri = (gc + h) * 4096 + h
                 hsize = _heap_push(hkey, hidx, hsize, pri, used)
                 used += 1
             undo_move(st, m)
-    ctx[EXPANDED] = expanded
+    ctx[ASTAR_EXPANDED] = expanded
     return LOST
 
 
 TEMPLATES = (astar,)
 HELPERS = {"_heap_push": _heap_push, "_heap_pop": _heap_pop, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN,
-           "RUNNING": RUNNING, "GREEDY": GREEDY, "CAPACITY": CAPACITY, "HSIZE": HSIZE, "USED": USED, "EXPANDED": EXPANDED, "STARTED": STARTED,
-           "LENGTH": LENGTH}
+           "RUNNING": RUNNING, "ASTAR_GREEDY": ASTAR_GREEDY, "ASTAR_CAPACITY": ASTAR_CAPACITY,
+           "ASTAR_HSIZE": ASTAR_HSIZE, "ASTAR_USED": ASTAR_USED, "ASTAR_EXPANDED": ASTAR_EXPANDED,
+           "ASTAR_STARTED": ASTAR_STARTED, "ASTAR_LENGTH": ASTAR_LENGTH}

@@ -31,13 +31,16 @@ WON = 1
 UNKNOWN = 2
 RUNNING = 3
 
-# ctx slots
-DEPTH = 0
-NODES = 1
-INCOMPLETE = 2
-STARTED = 3
-LENGTH = 4
+# ctx slots.  The templates name them DFS_*: they are compiled in the game's
+# namespace beside the A* template's own slots (specialise refuses a name clash).
+DFS_DEPTH = 0
+DFS_NODES = 1
+DFS_INCOMPLETE = 2
+DFS_STARTED = 3
+DFS_LENGTH = 4
 CTX_LEN = 5
+# the public names, for the callers that read the ctx (solver.solve)
+DEPTH, NODES, INCOMPLETE, STARTED, LENGTH = DFS_DEPTH, DFS_NODES, DFS_INCOMPLETE, DFS_STARTED, DFS_LENGTH
 
 
 class DfsWork:
@@ -86,24 +89,24 @@ def dfs_expand(st, depth, moves, count, nxt, scores):
 def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path, ctx):
     """Run (or resume) the search of ``st``; ``gen`` numbers it in ``table``.
 
-    Returns WON (solution path[:ctx[LENGTH]]), LOST, UNKNOWN (``max_nodes`` reached)
+    Returns WON (solution path[:ctx[DFS_LENGTH]]), LOST, UNKNOWN (``max_nodes`` reached)
     or RUNNING (``slice_nodes`` more nodes done; call again with the same arrays).
     """
     max_depth = count.shape[0]
-    if ctx[STARTED] == 0:
-        ctx[STARTED] = 1
-        ctx[NODES] = 1
-        ctx[DEPTH] = 0
-        ctx[INCOMPLETE] = 0
+    if ctx[DFS_STARTED] == 0:
+        ctx[DFS_STARTED] = 1
+        ctx[DFS_NODES] = 1
+        ctx[DFS_DEPTH] = 0
+        ctx[DFS_INCOMPLETE] = 0
         table_insert(table, key1(st), key2(st), gen)
         if is_won(st):
-            ctx[LENGTH] = 0
+            ctx[DFS_LENGTH] = 0
             return WON
         if is_dead(st):
             return LOST
         dfs_expand(st, 0, moves, count, nxt, scores)
-    depth = ctx[DEPTH]
-    nodes = ctx[NODES]
+    depth = ctx[DFS_DEPTH]
+    nodes = ctx[DFS_NODES]
     stop = nodes + slice_nodes
     while True:
         if nxt[depth] < count[depth]:
@@ -116,33 +119,34 @@ def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path,
             nodes += 1
             path[depth] = m
             if is_won(st):
-                ctx[LENGTH] = depth + 1
-                ctx[NODES] = nodes
+                ctx[DFS_LENGTH] = depth + 1
+                ctx[DFS_NODES] = nodes
                 return WON
             if is_dead(st):
                 undo_move(st, m)
             elif depth + 1 >= max_depth:
-                ctx[INCOMPLETE] = 1
+                ctx[DFS_INCOMPLETE] = 1
                 undo_move(st, m)
             else:
                 depth += 1
                 dfs_expand(st, depth, moves, count, nxt, scores)
             if nodes >= max_nodes:
-                ctx[NODES] = nodes
+                ctx[DFS_NODES] = nodes
                 return UNKNOWN
             if nodes >= stop:
-                ctx[DEPTH] = depth
-                ctx[NODES] = nodes
+                ctx[DFS_DEPTH] = depth
+                ctx[DFS_NODES] = nodes
                 return RUNNING
         else:
             if depth == 0:
                 break
             depth -= 1
             undo_move(st, path[depth])
-    ctx[NODES] = nodes
-    return UNKNOWN if ctx[INCOMPLETE] else LOST
+    ctx[DFS_NODES] = nodes
+    return UNKNOWN if ctx[DFS_INCOMPLETE] else LOST
 
 
 TEMPLATES = (dfs_order, dfs_expand, dfs)
 HELPERS = {"table_insert": table_insert, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN, "RUNNING": RUNNING,
-           "DEPTH": DEPTH, "NODES": NODES, "INCOMPLETE": INCOMPLETE, "STARTED": STARTED, "LENGTH": LENGTH}
+           "DFS_DEPTH": DFS_DEPTH, "DFS_NODES": DFS_NODES, "DFS_INCOMPLETE": DFS_INCOMPLETE,
+           "DFS_STARTED": DFS_STARTED, "DFS_LENGTH": DFS_LENGTH}
