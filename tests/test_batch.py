@@ -511,6 +511,7 @@ def test_parallel_matches_in_process(tmp_path):
     pd.testing.assert_series_equal(one["result"], two["result"])
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume(tmp_path):
     """Kill a real parallel run with SIGKILL after its first part file; the same
     command then completes it with every seed exactly once."""

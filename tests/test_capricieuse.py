@@ -186,6 +186,7 @@ ORACLE_CASES = [(ranks, columns, variant) for ranks, columns in ((2, 2), (3, 3),
 ORACLE_CASES += [(2, 2, {"deal_plays": False}), (3, 3, {"deal_plays": False})]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ranks,columns,variant", ORACLE_CASES, ids=str)
 def test_solvers_agree_with_the_exhaustive_oracle(ranks, columns, variant):
     """DFS, auto and A* give the oracle's verdict; A*'s solution is as short as the
@@ -213,6 +214,7 @@ def test_the_oracle_cases_are_not_all_one_answer():
 # --- DFS against A* on 200 seeded deals ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_dfs_and_astar_agree_on_200_seeded_deals():
     """Reduced deals (5 ranks, 6 piles: 40 cards) so that exact A* finishes; the
     variants rotate so that every one is exercised."""

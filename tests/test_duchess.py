@@ -125,6 +125,7 @@ def tiny_deck(seed, ranks):
 ORACLE_CASES = [(ranks, variant) for ranks in (4, 5) for variant in VARIANTS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ranks,variant", ORACLE_CASES, ids=str)
 def test_solvers_agree_with_the_exhaustive_oracle(ranks, variant):
     """DFS, auto and A* give the oracle's verdict; A*'s solution is as short as the
@@ -143,6 +144,7 @@ def test_solvers_agree_with_the_exhaustive_oracle(ranks, variant):
 # --- DFS against A* on 200 seeded deals ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_dfs_and_astar_agree_on_200_seeded_deals():
     """Reduced deals (7 ranks: 28 cards, a stock of 12) so that exact A* finishes; the
     variants rotate so that every one is exercised."""
@@ -203,6 +205,7 @@ def test_each_first_move_gets_a_search_of_its_own(algorithm, monkeypatch):
     assert single.result == "unknown"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [{"redeals": 0}, {"redeals": 0, "moves": "whole"}, {}], ids=str)
 def test_dead_end_test_only_cuts_lost_states(variant):
     """is_dead's claim checked state by state: along random walks through 8-rank deals,

@@ -164,6 +164,7 @@ ORACLE_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,ranks,vi,seed", ORACLE_CASES)
 def test_solvers_match_the_oracle(game, ranks, vi, seed):
     variant = VARIANTS[vi]
@@ -184,6 +185,7 @@ def test_solvers_match_the_oracle(game, ranks, vi, seed):
 # --- DFS and A* on 200 seeded deals of each game ----------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES_UNDER_TEST)
 def test_dfs_and_astar_agree_on_200_deals(game):
     """Reduced ranks, where exact A* finishes: Grand Duchess with 4 ranks (32 cards),
@@ -217,6 +219,7 @@ def test_dfs_and_astar_agree_on_200_deals(game):
 
 @pytest.mark.parametrize("variant", [{"redeals": 0}, {"redeals": 1}, {"redeals": 0, "foundation_transfer": True}],
                          ids=str)
+@pytest.mark.slow
 def test_tiny_lost_deck_against_the_oracle(variant):
     """tests/test_replay_grand_duchess.py's hand-built 3-rank deck (its argument is
     written there): lost with redeals=0, won with a redeal or with transfers.  The
@@ -238,6 +241,7 @@ def test_tiny_lost_deck_against_the_oracle(variant):
     # with transfers the test fires only earlier, with more cards left
     ({"redeals": 0, "foundation_transfer": True}, 8, 44), ({"redeals": 1, "foundation_transfer": True}, 13, 56),
 ], ids=str)
+@pytest.mark.slow
 def test_dead_end_test_only_cuts_lost_states(variant, ranks, most):
     """is_dead's claim checked state by state: along random walks (mostly greedy, so
     that they get far), the first state it calls dead with at most ``most`` cards left

@@ -570,6 +570,7 @@ def test_lost_deck_layout():
     assert g.reserve == LOST_RESERVE
 
 
+@pytest.mark.slow
 def test_oracle_reports_lost_deal_with_no_redeal():
     # Why it is lost with redeals=0 (and no transfers): every 3H and 3S is in the
     # reserve, which opens only once the stock is empty.  The down-hearts 2H goes on a
@@ -586,6 +587,7 @@ def test_oracle_reports_lost_deal_with_no_redeal():
     assert solve_exhaustive(GD, {"redeals": 0}, lost_deck(), 3, method="bfs") == (False, None, states)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [{"redeals": 1}, {"redeals": 0, "foundation_transfer": True}])
 def test_oracle_lost_deal_is_won_with_a_redeal_or_transfers(variant):
     # A redeal reorders t1/t2, breaking the cycle; transfers let a 2 leave the up
@@ -618,6 +620,7 @@ def test_oracle_state_cap():
         solve_exhaustive(GD, {"redeals": 0}, lost_deck(), 3, max_states=100)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [GD, PA])
 @pytest.mark.parametrize("seed", range(4))
 def test_oracle_wins_replay_on_random_tiny_deals(game, seed):

@@ -88,6 +88,7 @@ VARIANTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ranks,columns", TINY)
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: f"k2b={v['kings_to_bottom']},empty={v['empty']}")
 def test_tiny_variants_match_exhaustive_search(ranks, columns, variant):
@@ -186,6 +187,7 @@ def test_full_deals_won_and_replayed():
             assert r.result == "unknown"  # a budget never says lost
 
 
+@pytest.mark.slow
 def test_dfs_and_astar_agree_on_200_seeded_deals():
     """200 seeded deals of a reduced game (6 ranks, 6 columns) where A* finishes."""
     counts = {"won": 0, "lost": 0}
@@ -204,6 +206,7 @@ def test_dfs_and_astar_agree_on_200_seeded_deals():
     assert counts["won"] > 20 and counts["lost"] > 20
 
 
+@pytest.mark.slow
 def test_safe_moves_do_not_change_astar_optimum_on_full_deal():
     """A full deal A* finishes: its solution is no longer than DFS's and replays."""
     deck = [int(c) for c in seeded_deck(6)]
