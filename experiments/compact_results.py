@@ -55,12 +55,10 @@ seconds, solution_length, max_nodes, max_seconds):
 from __future__ import annotations
 
 import argparse
-import datetime
 import hashlib
 import json
 import subprocess
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np

@@ -289,7 +289,7 @@ def cmd_solve(args, out) -> int:
 
 
 def cmd_check(args, out) -> int:
-    from .replay import parse_solution, read_solution, replay
+    from .checker import parse_solution, read_solution, replay
 
     game, variant = load_game(args)
     deck = load_deck(args, game)
@@ -338,37 +338,13 @@ def out_dir(args) -> str:
     return str(repository_results()) if args.publish else (args.out or DEFAULT_OUT)
 
 
-def writable_folder(path: str, create: bool = True) -> None:
-    """A folder we can write in, made if ``create``: else one PatienceError line."""
-    import tempfile
-
-    p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise PatienceError(f"--out {path} is a file, not a folder")
-    if not p.exists():
-        if not create:
-            return
-        try:
-            p.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise PatienceError(f"--out {path}: cannot make the folder: {e.strerror or e}") from None
-    try:
-        with tempfile.NamedTemporaryFile(dir=p, prefix=".patience-write-test-"):
-            pass
-    except OSError as e:
-        raise PatienceError(f"--out {path}: cannot write in the folder: {e.strerror or e}") from None
-
-
 def cmd_winrate(args, out, argv) -> int:
     _, variant = load_game(args)
     if args.start + args.deals - 1 > MAX_SEED:
         raise PatienceError(f"seeds run from 0 to 2**64-1: --start {args.start} with --deals {args.deals} goes past it")
     folder = out_dir(args)
-    writable_folder(folder)
-    from .solve import check_memory, ensure_compiled
-
-    check_memory(args.game, args.algorithm, max_nodes=args.max_nodes, tt_mb=args.tt_mb, processes=args.jobs)
-    ensure_compiled(args.game, announce=sys.stderr)  # once here, not in every worker at the same time
+    # run_winrate checks the folder, the memory of --jobs solvers, and compiles once
+    # (saying so) before any worker starts
     from .batch import run_winrate
 
     command = " ".join([PROG] + [shlex.quote(a) for a in argv])
@@ -384,7 +360,8 @@ def cmd_winrate(args, out, argv) -> int:
 def cmd_report(args, out) -> int:
     get_game(args.game)  # a clear error for a misspelt game rather than "no runs"
     folder = out_dir(args)
-    writable_folder(folder, create=False)
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise PatienceError(f"--out {folder} is a file, not a folder")
     if not os.path.isdir(os.path.join(folder, "runs", args.game)):
         raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
     from .batch import write_report

@@ -101,7 +101,7 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
     # a game's macro move (Grand Duchess transfers) is written as several lines
     moves = [line for m in out.raw for line in game.move_text(m).split("\n")]
     if out.status == WON:
-        from .replay import replay
+        from .checker import replay
 
         check = replay(game_name, variant, [int(c) for c in deck], moves, ranks=ranks, columns=columns)
         if not check.won:
@@ -110,11 +110,3 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
     proof = ("dead_end" if out.dead_end else "search") if result == "lost" else ""
     return SolveResult(result, moves, out.nodes, out.seconds, out.stop if result == "unknown" else "", proof)
 
-
-def __getattr__(name):
-    # the restart machinery moved to solver.search.portfolio; old names still resolve
-    if name in ("luby", "MAX_DEPTH", "FIRST_BUDGET", "SLICE", "SHORT_BUDGET", "SHORT_PROFILES"):
-        from .search import portfolio
-
-        return getattr(portfolio, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

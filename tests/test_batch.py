@@ -36,15 +36,17 @@ def fake_solver(monkeypatch):
             first += 1  # a different verdict pattern for the paired comparison
         result = ("won", "won", "lost", "won", "unknown")[first % 5]
         moves = ["c1 F AC"] * (first % 7 + 1) if result == "won" else []
-        r = SolveResult(result, moves, nodes=100 + first, seconds=0.001 * first)
-        # the fields a newer SolveResult has (set here so the test runs with either)
-        r.stop = "nodes" if result == "unknown" else ""
-        r.proof = ("dead_end" if first % 2 else "search") if result == "lost" else ""
-        return r
+        stop = "nodes" if result == "unknown" else ""
+        proof = ("dead_end" if first % 2 else "search") if result == "lost" else ""
+        return SolveResult(result, moves, nodes=100 + first, seconds=0.001 * first, stop=stop, proof=proof)
 
-    monkeypatch.setattr(solve_mod, "solve_deal", solve_deal, raising=False)
-    monkeypatch.setattr(solve_mod, "ensure_compiled", lambda game_name, announce=None: None, raising=False)
-    monkeypatch.setattr(solve_mod, "check_memory", lambda *a, **kw: None, raising=False)
+    monkeypatch.setattr(solve_mod, "solve_deal", solve_deal)
+    # the default limits, which the rows must record when none are given
+    monkeypatch.setattr(solve_mod, "MAX_NODES", 5000)
+    monkeypatch.setattr(solve_mod, "SECONDS", 2.0)
+    monkeypatch.setattr(solve_mod, "TT_MB", 16)
+    monkeypatch.setattr(solve_mod, "ensure_compiled", lambda game_name, announce=None: None)
+    monkeypatch.setattr(solve_mod, "check_memory", lambda *a, **kw: None)
     return calls
 
 
@@ -295,9 +297,10 @@ def test_retry_unknown_resolves_only_the_unknowns(tmp_path, fake_solver, monkeyp
         fake_solver.append(tuple(int(c) for c in deck))
         first = int(deck[0])
         result = "won" if first % 2 else "unknown"  # some decided now, some still not
-        return SolveResult(result, ["c1 F AC"] if result == "won" else [], nodes=max_nodes, seconds=0.01)
+        return SolveResult(result, ["c1 F AC"] if result == "won" else [], nodes=max_nodes, seconds=0.01,
+                           stop="nodes" if result == "unknown" else "")
 
-    monkeypatch.setattr(solve_mod, "solve_deal", bigger, raising=False)
+    monkeypatch.setattr(solve_mod, "solve_deal", bigger)
     run(tmp_path, n=30, max_nodes=1000, retry_unknown=True)
     assert len(fake_solver) == len(unknown)
     after = batch.read_rows(folder(tmp_path)).set_index("seed")
@@ -308,7 +311,7 @@ def test_retry_unknown_resolves_only_the_unknowns(tmp_path, fake_solver, monkeyp
             assert after.loc[seed, "max_nodes"] == 100
         else:
             assert after.loc[seed, "max_nodes"] == 1000  # the retry's row, decided or not
-    # a SolveResult without stop: the spent budget says what stopped it
+    # what stopped the retried unknowns is stored
     assert set(after.loc[after["result"] == "unknown", "stop"].astype(str)) == {"nodes"}
     assert len(all_rows(tmp_path)) == 30 + len(unknown)
     sup = pd.read_parquet(folder(tmp_path) / batch.SUPERSEDED)

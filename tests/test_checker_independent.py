@@ -30,9 +30,3 @@ def test_checker_imports_no_kernel_and_no_numba():
     assert report["won"]
     assert report["loaded"] == []
 
-
-def test_the_old_address_is_the_checker():
-    from solver import checker, replay
-
-    assert replay.replay is checker.replay and replay.read_solution is checker.read_solution
-    assert replay.GAMES is checker.GAMES

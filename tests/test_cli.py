@@ -1,5 +1,5 @@
 """The patience command: bad input is one line and exit 2; solve/check/deal round trips
-through the real solver and the independent checker (solver.replay)."""
+through the real solver and the independent checker (solver.checker)."""
 
 import io
 import json
@@ -13,7 +13,7 @@ import pytest
 from solver import cli
 from solver.cards import deck_str, parse_card
 from solver.deals import seeded_deck
-from solver.replay import replay
+from solver.checker import replay
 
 GAME = "bakers-dozen"
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,7 +78,7 @@ def bad_inputs(tmp_path):
         (["report", GAME, "--out", tmp_path / "empty"], "no runs"),
         (["report", GAME, "--out", deck], "is a file"),
         (["winrate", GAME, "--deals", 1, "--out", deck], "is a file"),
-        (["winrate", GAME, "--deals", 1, "--out", deck / "sub"], "cannot make the folder"),
+        (["winrate", GAME, "--deals", 1, "--out", deck / "sub"], "cannot write to"),
         (["winrate", GAME, "--deals", 1, "--out", tmp_path, "--publish"], "not allowed"),
         (["frobnicate"], "invalid choice"),
         ([], "required"),

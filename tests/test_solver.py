@@ -16,7 +16,7 @@ import pytest
 from solver.cards import card, parse_card
 from solver.deals import seeded_deck
 from solver.games import bakers_dozen
-from solver.replay import replay
+from solver.checker import replay
 from solver.solve import solve_deal
 
 STANDARD = {"kings_to_bottom": True, "face_down": False, "empty": "none"}

@@ -7,7 +7,6 @@ next run.  A rerun skips the seeds already on disk and solves the rest.
 
 from __future__ import annotations
 
-import inspect
 import math
 import multiprocessing as mp
 import signal
@@ -32,14 +31,9 @@ MAX_CHUNK = 100
 
 
 def solver_defaults() -> dict:
-    """solve_deal's own default limits, so that rows record the limits actually used
-    without a second copy of the numbers here."""
-    params = inspect.signature(solve_mod.solve_deal).parameters
-    return {
-        name: params[name].default
-        for name in ("max_nodes", "seconds", "tt_mb")
-        if name in params and params[name].default is not inspect.Parameter.empty
-    }
+    """solve_deal's own default limits (solver.solve holds the numbers), so that rows
+    record the limits actually used."""
+    return {"max_nodes": solve_mod.MAX_NODES, "seconds": solve_mod.SECONDS, "tt_mb": solve_mod.TT_MB}
 
 
 def solve_limits(max_nodes=None, seconds=None, tt_mb=None) -> dict:
@@ -48,27 +42,6 @@ def solve_limits(max_nodes=None, seconds=None, tt_mb=None) -> dict:
     given = {"max_nodes": max_nodes, "seconds": seconds, "tt_mb": tt_mb}
     limits.update({k: v for k, v in given.items() if v is not None})
     return limits
-
-
-def _stop(r, max_nodes, max_seconds) -> str:
-    """What stopped an unknown search: the solver's own word, or (from a solver that
-    does not say) the budget that was spent, else "unrecorded"."""
-    if r.result != "unknown":
-        return ""
-    stop = getattr(r, "stop", None)
-    if stop:
-        return str(stop)
-    if max_nodes is not None and r.nodes >= max_nodes:
-        return "nodes"
-    if max_seconds is not None and r.seconds >= max_seconds:
-        return "time"
-    return "unrecorded"
-
-
-def _proof(r) -> str:
-    if r.result != "lost":
-        return ""
-    return str(getattr(r, "proof", "") or "unrecorded")
 
 
 def solve_chunk(task: tuple) -> list[dict]:
@@ -89,8 +62,8 @@ def solve_chunk(task: tuple) -> list[dict]:
                 "variant": vstr,
                 "algorithm": algorithm,
                 "result": r.result,
-                "proof": _proof(r),
-                "stop": _stop(r, max_nodes, max_seconds),
+                "proof": r.proof,
+                "stop": r.stop,
                 "nodes": int(r.nodes),
                 "seconds": float(r.seconds),
                 "solution_length": len(r.moves) if r.result == "won" else -1,
@@ -158,15 +131,11 @@ def _to_do(on_disk: pd.DataFrame, wanted: range, limits: dict, retry_unknown: bo
 
 
 def _prepare_solver(game_name: str, algorithm: str, limits: dict, processes: int) -> None:
-    """Before the pool starts, where the solver offers it: a PatienceError now if
-    ``processes`` solvers with these limits do not fit in memory, and the game's
-    kernels compiled once (saying so), so that the workers find a warm cache."""
-    check = getattr(solve_mod, "check_memory", None)
-    if check is not None:
-        check(game_name, algorithm, limits.get("max_nodes"), limits.get("tt_mb"), processes)
-    ensure = getattr(solve_mod, "ensure_compiled", None)
-    if ensure is not None:
-        ensure(game_name, announce=sys.stderr)
+    """Before the pool starts: a PatienceError now if ``processes`` solvers with these
+    limits do not fit in memory, and the game's kernels compiled once (saying so), so
+    that the workers find a warm cache instead of all compiling at the same time."""
+    solve_mod.check_memory(game_name, algorithm, limits.get("max_nodes"), limits.get("tt_mb"), processes)
+    solve_mod.ensure_compiled(game_name, announce=sys.stderr)
 
 
 # ------------------------------------------------------------------ the run
@@ -204,6 +173,7 @@ def run_winrate(
     if not isinstance(variant, dict):
         variant = parse_variant(game_name, game.VARIANTS, list(variant))
     vstr = variant_str(variant, game.VARIANTS)
+    store.ensure_writable_dir(out_dir)  # the folder the user named, in the message
     folder = store.ensure_writable_dir(variant_folder(out_dir, game_name, vstr))
     limits = solve_limits(max_nodes, seconds, tt_mb)
     wanted = range(start, start + n_deals)

@@ -98,6 +98,8 @@ def unwritable(path, e: OSError) -> PatienceError:
 def ensure_writable_dir(path) -> Path:
     """mkdir -p ``path`` and check that files can be made in it; PatienceError if not."""
     path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise PatienceError(f"cannot write to {path}: it is a file, not a folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
