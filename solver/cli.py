@@ -280,7 +280,7 @@ def cmd_solve(args, out) -> int:
     if r.proof:
         print(f"# proof: {r.proof}", file=out)
     print(f"# nodes: {int(r.nodes)}", file=out)
-    print(f"# seconds: {float(r.seconds):.3f}", file=out)
+    print(f"# seconds: {float(r.seconds):.6f}", file=out)
     if r.result == "won":
         print(f"# moves: {len(r.moves)}", file=out)
     for m in r.moves:
