@@ -6,6 +6,10 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
+# Where winrate/report write unless told (--out, --publish): outside the repository's
+# results/, so that a trial run never rewrites the published reports.
+DEFAULT_OUT = "patience-results"
+
 
 def source_hash() -> str:
     """16 hex digits of a SHA-1 over this package's ``*.py`` files, in sorted path

@@ -30,14 +30,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # Only light modules here: `patience --version`, `--help` and bad usage must not
 # wait for numpy or numba (the solver's modules import them when a command needs them).
-from . import SOURCE_HASH, __version__
+from . import DEFAULT_OUT, SOURCE_HASH, __version__
 from .errors import PatienceError
 from .solve import ALGORITHMS, MAX_NODES, SECONDS, TT_MB
 from .variants import parse_variant, variant_str
 
 PROG = "patience"
-MAX_SEED = (1 << 64) - 1  # seeds are SplitMix64 states (solver.deals)
-DEFAULT_OUT = "patience-results"  # winrate/report: a trial run never rewrites the published results/
+# solver.deals.MASK64, repeated so that parsing a seed loads no numpy
+MAX_SEED = (1 << 64) - 1  # seeds are SplitMix64 states
 STDIN = "-"
 
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-# Trial runs go here unless --out says otherwise; the published results are
-# ``--out results`` (the repository's results/ folder).
-DEFAULT_OUT = "patience-results"
+from .. import DEFAULT_OUT  # noqa: F401 (the run's and the report's default, re-exported)
 
 # game slug -> its name in titles and tables
 GAME_TITLES = {

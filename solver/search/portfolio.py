@@ -500,8 +500,6 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
     if algorithm == "astar":
         a = best_first_attempt(ws, game, st0.copy(), max_nodes, clock, greedy=0)
         status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
-        if status == UNKNOWN and stop != "time" and clock.expired():
-            stop = "time"
     else:
         status, nodes, raw, stop = run_portfolio(ws, game, st0, max_nodes, clock, best_first=algorithm == "auto")
     elapsed = clock.elapsed()
