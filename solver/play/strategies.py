@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .bakers_dozen import HIDDEN, FaceDownGame, Observation
+from .bakers_dozen import HIDDEN, FaceDownGame, Observation, legal_moves
 
 
 class RandomStrategy:
@@ -72,7 +72,7 @@ def play_game(deck, variant: dict | None, strategy, rng_seed: int, *, ranks: int
     decisions = 0
     while not game.won() and len(moves) < max_moves:
         obs = game.observe()
-        legal = tuple(game.legal_moves())
+        legal = tuple(legal_moves(obs))  # from the observation just built, not a second one
         if not legal:
             break
         if trace:
