@@ -5,10 +5,16 @@
     patience deal GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) [--json]
     patience winrate GAME [VARIANT...] --deals N [--start S] [--jobs J] ... [--out DIR | --publish]
     patience report GAME [--out DIR | --publish]
+    patience play GAME [VARIANT...] --strategy NAME [--option K=V ...] (--seed N | --deck FILE) [--rng-seed K] [--json]
+    patience play GAME [VARIANT...] --strategy NAME [--option K=V ...] --deals N [--start S] [--jobs J] ... [--out DIR | --publish]
     patience games
     patience --version
 
 ``--deck -`` and ``--solution -`` read standard input (one of them at a time).
+
+``play`` with ``--seed``/``--deck`` plays one deal and prints a solution file (the
+moves, and as ``#`` comments what the player saw before each move); with ``--deals``
+it is a resumable batch like ``winrate`` (solver/batch/play.py: folders, rng seeds).
 
 VARIANT words are ``key=value`` (RULES.md).  Exit status: 0 success (any verdict for
 ``solve``), 1 a solution that does not replay to a win (``check``), 2 bad input (one
@@ -164,7 +170,28 @@ def build_parser() -> Parser:
     p.add_argument("--retry-unknown", action="store_true",
                    help="solve again the deals on disk as unknown that had a smaller budget than the one given now")
 
-    p = sub.add_parser("report", help="rebuild a game's win-rate table and plot from disk")
+    p = sub.add_parser("play", help="play one deal (--seed/--deck) or seeds START.. (--deals) with a strategy "
+                       "that sees only what a player sees")
+    _add_game(p)
+    p.add_argument("--strategy", required=True, metavar="NAME", help="the player, e.g. random or greedy (docs/PLAYERS.md)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a strategy option, e.g. max_moves=300 (repeat for more; a bad one lists the known ones)")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--seed", type=seed_int, help="play the project's seeded deal N")
+    g.add_argument("--deck", metavar="FILE", help="play a deck file (- reads standard input)")
+    g.add_argument("--deals", type=pos_int, help="a batch: play N seeded deals, results under --out")
+    p.add_argument("--rng-seed", type=seed_int, metavar="K",
+                   help="one deal: the player's own random seed (default: the deal's seed, 0 for a deck file); "
+                        "a batch: deal S gets g(g(S) xor K), g = the first SplitMix64 output (default: S itself)")
+    p.add_argument("--json", action="store_true", help="one deal: print one JSON object")
+    p.add_argument("--start", type=seed_int, help="batch: first seed (default 1)")
+    p.add_argument("--jobs", type=pos_int, help="batch: worker processes (default: usable CPUs)")
+    p.add_argument("--chunk-size", type=pos_int, help="batch: deals per part file (default: automatic, at most 100)")
+    _add_out(p)
+    p.add_argument("--no-progress", action="store_true", help="batch: no progress bar")
+    p.set_defaults(pysol=None)
+
+    p = sub.add_parser("report", help="rebuild a game's win-rate and strategy tables and plots from disk")
     p.add_argument("game")
     _add_out(p)
 
@@ -364,13 +391,123 @@ def cmd_report(args, out) -> int:
         raise PatienceError(f"--out {folder} is a file, not a folder")
     if not os.path.isdir(os.path.join(folder, "runs", args.game)):
         raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
-    from .batch import write_report
+    from .batch import write_play_report, write_report
 
-    md = write_report(args.game, folder)
-    if md is None:
+    md = write_report(args.game, folder)  # the solver's win rates
+    if md is not None:
+        print(md.read_text(), end="", file=out)
+        print(f"report: {md}", file=out)
+    played = write_play_report(args.game, folder)  # the strategies, if any were run
+    if played is not None:
+        if md is not None:
+            print(file=out)
+        print(played.read_text(), end="", file=out)
+        print(f"report: {played}", file=out)
+    if md is None and played is None:
         raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
-    print(md.read_text(), end="", file=out)
-    print(f"report: {md}", file=out)
+    return 0
+
+
+# the options of `play` that only a batch (--deals) takes
+BATCH_ONLY = {"start": "--start", "jobs": "--jobs", "chunk_size": "--chunk-size", "out": "--out",
+              "publish": "--publish", "no_progress": "--no-progress"}
+
+
+def cmd_play(args, out, argv) -> int:
+    from .play import players
+
+    game, variant = load_game(args)
+    if args.game not in players.PLAYABLE:
+        raise PatienceError(f"no player for {args.game} yet; playable: {', '.join(players.PLAYABLE)}")
+    options = players.parse_options(args.strategy, args.option)  # an unknown strategy too
+    if args.deals is None:
+        given = [flag for key, flag in BATCH_ONLY.items() if getattr(args, key) not in (None, False)]
+        if given:
+            raise PatienceError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for a batch (--deals N), "
+                                "not for one deal (--seed or --deck)")
+        return play_one(args, out, game, variant, options)
+    if args.json:
+        raise PatienceError("--json is for one deal (--seed or --deck), not for a batch (--deals N)")
+    start = 1 if args.start is None else args.start
+    if start + args.deals - 1 > MAX_SEED:
+        raise PatienceError(f"seeds run from 0 to 2**64-1: --start {start} with --deals {args.deals} goes past it")
+    folder = out_dir(args)
+    from .batch import run_play
+
+    command = " ".join([PROG] + [shlex.quote(a) for a in argv])
+    run_play(args.game, variant, args.strategy, options, start, args.deals,
+             usable_cpus() if args.jobs is None else args.jobs, folder, rng_seed=args.rng_seed,
+             progress=not args.no_progress, command=command, chunk_size=args.chunk_size, out=out)
+    return 0
+
+
+def observation_lines(obs) -> list[str]:
+    """What the player saw, compactly: the foundations (the top card of each suit, -
+    for none) and each column bottom to top, ?? for a card never seen."""
+    from .cards import RANKS, SUITS, card_str
+
+    try:
+        columns, foundation = obs.columns, obs.foundation
+    except AttributeError:  # another game's observation: as it is
+        return [repr(obs)]
+    home = " ".join(f"{RANKS[f - 1]}{SUITS[s]}" if f else f"-{SUITS[s]}" for s, f in enumerate(foundation))
+    lines = [f"foundations {home}"]
+    for i, col in enumerate(columns):
+        cards = " ".join("??" if c < 0 else card_str(c) for c in col) or "(empty)"
+        lines.append(f"  c{i + 1:<3}{cards}")
+    return lines
+
+
+def play_one(args, out, game, variant, options) -> int:
+    import solver
+
+    from .batch.play import PlayerBug, announcer
+    from .cards import card_str, deck_str
+    from .checker import replay
+    from .play import players
+
+    deck = [int(c) for c in load_deck(args, game)]
+    rng_seed = args.rng_seed if args.rng_seed is not None else (args.seed if args.seed is not None else 0)
+    players.prepare(args.game, args.strategy, announcer(sys.stderr))
+    o = players.play_deal(args.game, deck, variant, args.strategy, options, rng_seed, trace=not args.json)
+    if o.won:
+        r = replay(args.game, variant, deck, list(o.moves))
+        if not (r.legal and r.won):
+            raise PlayerBug(f"{args.strategy} reported a win whose moves do not replay ({r.error}): a bug in the player")
+    if args.json:
+        obj = {
+            "game": args.game, "variant": variant, "seed": args.seed, "deck": [card_str(c) for c in deck],
+            "strategy": args.strategy, "options": options, "rng_seed": rng_seed, "won": bool(o.won),
+            "moves": list(o.moves), "decisions": int(o.decisions), "stopped": bool(o.stopped),
+            "seconds": float(o.seconds), "code_version": solver.SOURCE_HASH, "package_version": solver.__version__,
+        }
+        print(json.dumps(obj), file=out)
+        return 0
+    # '#' lines are comments in a solution file: the whole output is one, for `patience check`
+    if o.won:
+        result = "won"
+    elif o.stopped:
+        result = f"lost (stopped after max_moves={options['max_moves']} moves)"
+    else:
+        result = "lost (no legal move left)"
+    print(f"# {args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}", file=out)
+    print(f"# deck: {deck_str(deck)}", file=out)
+    print(f"# strategy: {args.strategy} ({players.options_text(options)}), rng seed {rng_seed}", file=out)
+    print(f"# result: {result}", file=out)
+    print(f"# moves: {len(o.moves)}", file=out)
+    print(f"# decisions: {o.decisions}", file=out)
+    print(f"# seconds: {float(o.seconds):.6f}", file=out)
+    print(f"# code version: {solver.SOURCE_HASH} (package {solver.__version__})", file=out)
+    seen = list(o.observations)
+    for i, move in enumerate(o.moves):
+        if i < len(seen):
+            lines = observation_lines(seen[i])
+            print("#", file=out)
+            print(f"# seen before move {i + 1}: {lines[0]}", file=out)
+            for line in lines[1:]:
+                print(f"# {line}", file=out)
+        print(move, file=out)
+    print(f"# result: {result}", file=out)
     return 0
 
 
@@ -426,6 +563,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_deal(args, out)
         if args.command == "winrate":
             return cmd_winrate(args, out, argv)
+        if args.command == "play":
+            return cmd_play(args, out, argv)
         if args.command == "games":
             return cmd_games(args, out)
         return cmd_report(args, out)
@@ -435,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
         # Only --help and --version get here (our Parser never exits on errors).
         return e.code if isinstance(e.code, int) else 0
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted (finished work is saved; the same command resumes a winrate run)", file=sys.stderr)
+        print(f"{PROG}: interrupted (finished work is saved; the same command resumes a winrate or play run)", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # Output piped into `head` and closed early: not an error worth a traceback.

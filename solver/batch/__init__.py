@@ -6,6 +6,8 @@ the report.
     run     ``run_winrate``: solve the seeds not on disk yet, in worker processes
     report  winrates.csv / .md from the rows; samples at their own limits
     plot    winrates.png
+    play         ``run_play``: a strategy over the seeds (``patience play --deals``), its rows
+    play_report  strategies.csv / .md / .png: the strategy ladder beside the thoughtful bounds
 """
 
 from .paths import DEFAULT_OUT, GAME_TITLES, game_title, report_folder, variant_folder
@@ -13,12 +15,18 @@ from .report import (Variant, code_versions, load_variants, lost_text, paired_ta
                      report_table, retry_sample, summarize_rows, write_report)
 from .run import (MAX_CHUNK, chunk_seeds, print_summary, run_winrate, solve_chunk, solve_limits,
                   solver_defaults)
+from .play import (PLAY_COLUMNS, PlayerBug, deal_rng_seed, play_chunk, play_folder, play_folders, read_play_rows,
+                   read_play_store, run_play, strategy_folder_name)
+from .play_report import build_play_report, paired_difference_ci, paired_play, write_play_report
 from .store import (COLUMNS, DEALS, PART_PREFIX, SCHEMA, SUPERSEDED, TMP_PREFIX, folder_lock, fold, merge,
                     part_files, read_all_rows, read_command, read_rows, read_store, record_from_command,
                     remove_stray_temps, write_command, write_part)
 
 __all__ = [
-    "COLUMNS", "DEALS", "DEFAULT_OUT", "GAME_TITLES", "MAX_CHUNK", "PART_PREFIX", "SCHEMA", "SUPERSEDED",
+    "COLUMNS", "DEALS", "DEFAULT_OUT", "GAME_TITLES", "MAX_CHUNK", "PART_PREFIX", "PLAY_COLUMNS", "PlayerBug",
+    "SCHEMA", "SUPERSEDED", "build_play_report", "deal_rng_seed", "paired_difference_ci", "paired_play",
+    "play_chunk", "play_folder", "play_folders", "read_play_rows", "read_play_store", "run_play",
+    "strategy_folder_name", "write_play_report",
     "TMP_PREFIX", "Variant", "chunk_seeds", "code_versions", "fold", "folder_lock", "game_title",
     "load_variants", "lost_text", "merge", "paired_table", "part_files", "pct", "print_summary", "proof_text",
     "rate_text", "read_all_rows", "read_command", "read_rows", "read_store", "record_from_command",

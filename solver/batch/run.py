@@ -220,6 +220,12 @@ def run_winrate(
     print_summary(game_name, vstr, start, n_deals, summary, out)
     md = write_report(game_name, out_dir)
     print(f"report: {md}", file=out)
+    # the strategy report reads these rows for its thoughtful bounds: rebuilt too, if there is one
+    from .play_report import write_play_report
+
+    played = write_play_report(game_name, out_dir)
+    if played is not None:
+        print(f"report: {played}", file=out)
     return summary
 
 

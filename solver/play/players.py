@@ -1,0 +1,128 @@
+"""The playing front end: which games and strategies can be played, their options,
+and ``play_deal``, which plays one deal and returns a ``PlayOutcome``.
+
+Every caller (the ``patience play`` command, the batch, the benchmarks, the tests)
+goes through here, so a strategy's options are parsed and documented in one place.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from ..errors import PatienceError
+
+PLAYABLE = ("bakers-dozen",)
+
+# name -> {option: (type, default, help)}; "max_moves" is every strategy's cap on its game
+STRATEGY_OPTIONS: dict[str, dict[str, tuple]] = {
+    "random": {},
+    "greedy": {},
+    "rollout": {
+        "level": (int, 1, "1: greedy playouts score each move; 2: level-1 rollout playouts do"),
+        "samples": (int, 2, "sampled worlds per decision"),
+        "inner_samples": (int, 2, "level 2: sampled worlds per decision of the inner level-1 policy"),
+        "playout_cap": (int, 400, "moves after which a playout counts as lost"),
+    },
+    "pimc": {
+        "samples": (int, 4, "sampled worlds per decision"),
+        "budget": (int, 300, "solver nodes per (move, world)"),
+        "full_budget": (int, 200000, "solver nodes once every card is known (its win is then played out)"),
+    },
+    "ismcts": {
+        "iterations": (int, 50, "tree iterations per decision, one sampled world each"),
+        "explore": (float, 0.7, "UCB1 exploration constant"),
+        "playout_cap": (int, 400, "moves after which a greedy leaf playout counts as lost"),
+    },
+}
+COMMON_OPTIONS = {"max_moves": (int, 1000, "moves after which an unfinished game counts as lost")}
+
+
+@dataclass
+class PlayOutcome:
+    won: bool
+    moves: list  # the moves made, NOTATION.md words, in order
+    decisions: int  # times the player chose among two or more legal moves
+    stopped: bool  # the game hit max_moves before it ended
+    seconds: float
+    observations: list = field(default_factory=list)  # with trace=True: the Observation before each move
+
+
+def option_table(strategy: str) -> dict:
+    if strategy not in STRATEGY_OPTIONS:
+        raise PatienceError(f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGY_OPTIONS)}")
+    return {**STRATEGY_OPTIONS[strategy], **COMMON_OPTIONS}
+
+
+def parse_options(strategy: str, items: list[str] | None) -> dict:
+    """``["key=value", ...]`` -> the full options dict (defaults filled in); a bad
+    item raises PatienceError naming it."""
+    table = option_table(strategy)
+    out = {k: v[1] for k, v in table.items()}
+    seen = set()
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or key not in table:
+            known = ", ".join(table) or "none"
+            raise PatienceError(f"bad --option {item!r} for strategy {strategy}: expected key=value with key one of {known}")
+        if key in seen:
+            raise PatienceError(f"--option {key} given twice")
+        seen.add(key)
+        kind = table[key][0]
+        try:
+            out[key] = kind(value)
+        except ValueError:
+            raise PatienceError(f"bad --option {item!r}: {key} takes {kind.__name__} values") from None
+        if kind in (int, float) and out[key] < 0:
+            raise PatienceError(f"bad --option {item!r}: {key} must not be negative")
+    return out
+
+
+def options_text(options: dict) -> str:
+    """A stable one-word form of the options, for file names and reports."""
+    return ",".join(f"{k}={options[k]}" for k in sorted(options)) or "default"
+
+
+def prepare(game_name: str, strategy: str, announce=None) -> None:
+    """Load (or compile, once, announcing it through ``announce(text)``) the kernels
+    ``strategy`` runs on, by playing a tiny game; called once per process before any
+    clock starts."""
+    if game_name not in PLAYABLE:
+        raise PatienceError(f"no player for {game_name} yet; playable: {', '.join(PLAYABLE)}")
+    option_table(strategy)
+    from ..cards import full_pack
+    from . import bd_play
+
+    if announce is not None and bd_play.is_cold():
+        announce(f"compiling the players for {game_name} (once)")
+    bd_play.play_fast(full_pack(1, 2), {"face_down": True}, strategy, parse_options(strategy, []), 0, ranks=2, columns=2)
+
+
+def play_deal(game_name: str, deck, variant: dict, strategy: str, options: dict, rng_seed: int, *,
+              trace: bool = False, ranks: int = 13, columns: int = 13) -> PlayOutcome:
+    """Play one deal with ``strategy`` (its own random stream seeded by ``rng_seed``).
+    ``variant`` may be partial (defaults filled in); ``ranks``/``columns`` < 13 are the
+    reduced games of the tests and of the exact ceiling.  With ``trace`` the outcome
+    holds the observation before each move, rebuilt by the plain-Python referee."""
+    if game_name not in PLAYABLE:
+        raise PatienceError(f"no player for {game_name} yet; playable: {', '.join(PLAYABLE)}")
+    from ..checker.bakers_dozen import _bakers_dozen_variant
+    from ..games.bakers_dozen import move_text
+    from . import bd_play
+
+    full = _bakers_dozen_variant(variant)
+    options = {**{k: v[1] for k, v in option_table(strategy).items()}, **options}
+    t0 = time.perf_counter()
+    won, moves, decisions, stopped = bd_play.play_fast(deck, full, strategy, options, rng_seed, ranks, columns)
+    seconds = time.perf_counter() - t0
+    words = [move_text(m) for m in moves]
+    seen = []
+    if trace:
+        from .bakers_dozen import FaceDownGame
+
+        game = FaceDownGame(deck, full, ranks=ranks, columns=columns)
+        for w in words:
+            seen.append(game.observe())
+            game.apply(w)
+    return PlayOutcome(won, words, decisions, stopped, seconds, seen)
