@@ -14,7 +14,7 @@ import pytest
 from solver.checker import replay
 from solver.deals import seeded_deck
 from solver.games import bakers_dozen as bd
-from solver.play import HIDDEN, FaceDownGame
+from solver.play import HIDDEN, FaceDownGame, legal_moves
 from solver.play import bd_kernels as K
 from solver.play import bd_policies as P
 from solver.play.bd_play import work
@@ -85,7 +85,6 @@ def test_legal_moves_and_observation_equal_the_specifications():
         # nothing of the truth beyond the public slots: keys and scratch are zero
         assert ost[bd.HASH1] == 0 and ost[bd.HASH2] == 0 and not ost[bd.S0:].any()
         n = K.legal_moves(ost, out)
-        from solver.play import legal_moves
         assert [bd.move_text(int(m)) for m in out[:n]] == legal_moves(obs)
         checked += 1
     assert checked > 500

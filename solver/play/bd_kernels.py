@@ -30,7 +30,6 @@ from ..games import bakers_dozen as bd
 from ..games.bakers_dozen import C0, CAP, EMPTY, F0, FND, H0, LEFT, NCOLS, NRANKS, STATE_LEN, W0, apply_move, rehash
 
 HID = -1  # a card the player has never seen
-PUBLIC = (H0, H0 + 13, F0, F0 + 4)  # heights, foundations; plus NCOLS, NRANKS, EMPTY, LEFT
 VIS_SLOTS = 4096  # a visited table's size (a power of two, above any game's length)
 
 # --------------------------------------------------------------------------- random stream
