@@ -382,9 +382,12 @@ def test_no_strategy_beats_the_optimum():
 
 @pytest.mark.slow
 def test_no_strategy_beats_the_optimum_on_more_deals():
-    deals = [(seed, 3, columns, {"face_down": True, "kings_to_bottom": king, "empty": empty})
-             for seed in range(1, 11) for columns in (4, 5, 6) for king in (True, False) for empty in ("none", "any")]
-    check_order(deals, list(STRATEGY_OPTIONS))
+    """Ranks A-3 in 5 columns (up to 5,040 layouts a deal), the strategies' own options
+    but a move cap of 200 (each strategy plays every layout of every deal: four deals
+    keep the expensive strategies to minutes)."""
+    deals = [(seed, 3, 5, {"face_down": True, "kings_to_bottom": king, "empty": "none"})
+             for seed in range(1, 3) for king in (True, False)]
+    check_order(deals, list(STRATEGY_OPTIONS), ["max_moves=200"])
 
 
 def test_a_peeking_player_beats_the_optimum():
