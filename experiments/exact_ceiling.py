@@ -22,7 +22,6 @@ import shlex
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from fractions import Fraction
 
 
 def _value(text: str):
