@@ -17,11 +17,14 @@ value, deal by deal, with the standard error of that paired difference.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import shlex
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
 
 
 def _value(text: str):
@@ -67,6 +70,38 @@ def one_deal(job) -> dict:
         row["seconds"][name] = time.perf_counter() - t
     exact.clear_cache()
     return row
+
+
+def _config_text(config: dict) -> str:
+    return json.dumps(config, sort_keys=True)
+
+
+def load_rows(path, config: dict) -> dict:
+    """seed -> row, from a --rows file: the rows made with the same size, variant and
+    options (Fractions kept as "p/q" strings)."""
+    if not path or not os.path.exists(path):
+        return {}
+    want = _config_text(config)
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            if _config_text(rec["config"]) != want:
+                continue
+            row = rec["row"]
+            row["optimum"], row["thoughtful"] = Fraction(row["optimum"]), Fraction(row["thoughtful"])
+            row["values"] = {k: Fraction(v) for k, v in row["values"].items()}
+            out[row["seed"]] = row
+    return out
+
+
+def save_row(path, config: dict, row: dict) -> None:
+    if not path:
+        return
+    plain = {**row, "optimum": str(row["optimum"]), "thoughtful": str(row["thoughtful"]),
+             "values": {k: str(v) for k, v in row["values"].items()}}
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"config": config, "row": plain}, sort_keys=True) + "\n")
 
 
 def mean_se(xs) -> tuple[float, float]:
@@ -121,6 +156,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="processes (default 1; seconds are per process)")
     ap.add_argument("--per-deal", action="store_true", help="also list every deal's exact values")
     ap.add_argument("--out", help="write the table (markdown) to this file too")
+    ap.add_argument("--rows", help="keep every deal's exact values in this JSON-lines file as they come, and "
+                                   "reuse the ones already there (same size, variant and options): a killed run resumes")
     args = ap.parse_args(argv)
 
     strategies = [s for s in args.strategies.split(",") if s]
@@ -138,19 +175,25 @@ def main(argv=None) -> int:
             ap.error(f"--variant {item!r}: expected KEY=VALUE")
         variant[key] = _value(value)
 
-    jobs = [(seed, args.ranks, args.columns, variant, strategies, options) for seed in range(1, args.deals + 1)]
+    config = {"ranks": args.ranks, "columns": args.columns, "variant": variant, "options": options}
+    done = load_rows(args.rows, config)
+    jobs = [(seed, args.ranks, args.columns, variant, strategies, options)
+            for seed in range(1, args.deals + 1) if seed not in done or not set(strategies) <= set(done[seed]["values"])]
     wall = time.perf_counter()
-    rows = []
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            for row in pool.map(one_deal, jobs):
-                rows.append(row)
-    else:
-        for job in jobs:
-            rows.append(one_deal(job))
-            if len(rows) % 20 == 0:
-                print(f"... {len(rows)} deals, {time.perf_counter() - wall:.0f} s", file=sys.stderr, flush=True)
+    fresh = map(one_deal, jobs)
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    if pool:
+        fresh = pool.map(one_deal, jobs)
+    for n, row in enumerate(fresh, start=1):
+        row["code_version"] = SOURCE_HASH
+        done[row["seed"]] = row
+        save_row(args.rows, config, row)
+        if n % 20 == 0:
+            print(f"... {n} of {len(jobs)} deals, {time.perf_counter() - wall:.0f} s", file=sys.stderr, flush=True)
+    if pool:
+        pool.shutdown()
     wall = time.perf_counter() - wall
+    rows = [done[seed] for seed in range(1, args.deals + 1)]
 
     variant_text = ",".join(f"{k}={str(v).lower()}" for k, v in sorted(variant.items()))
     opts_text = "; ".join(f"{s}: {options_text(options[s])}" for s in strategies)
@@ -165,8 +208,10 @@ def main(argv=None) -> int:
         for r in rows:
             cells = [str(r["seed"]), str(r["optimum"]), str(r["thoughtful"])] + [str(r["values"][s]) for s in strategies]
             lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", f"Command: `{command}`; code version (solver.SOURCE_HASH) {SOURCE_HASH}; "
-              f"{wall:.0f} s wall clock, {args.jobs} process(es)."]
+    versions = sorted({r.get("code_version", "unknown") for r in rows})
+    lines += ["", f"Command: `{command}`; code version (solver.SOURCE_HASH) {', '.join(versions)}; "
+              f"{len(jobs)} deals computed in this run ({len(rows) - len(jobs)} read from --rows), "
+              f"{wall:.0f} s wall clock, {args.jobs} process(es); seconds per deal are per process."]
     text = "\n".join(lines) + "\n"
     print(text, end="")
     if args.out:

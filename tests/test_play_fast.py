@@ -223,3 +223,52 @@ def test_same_rng_seed_same_game_different_seed_differs():
     b = [play_deal("bakers-dozen", seeded_deck(s), FD, "greedy", options, 5).moves for s in range(1, 6)]
     c = [play_deal("bakers-dozen", seeded_deck(s), FD, "greedy", options, 6).moves for s in range(1, 6)]
     assert a == b and a != c
+
+
+def _kernel_game(deck, strategy, words, seed, extra=None):
+    from solver.play.bd_play import params_for
+
+    params = params_for(strategy, parse_options(strategy, words), FD)
+    for slot, value in (extra or {}).items():
+        params[slot] = value
+    st, hid, dealt, dealt_h = K.new_game(deck, FD, 13, 13)
+    out, moves = work().run(st, hid, dealt, dealt_h, params, seed)
+    return out.tolist(), moves.tolist()
+
+
+def test_pimc_pruned_solves_make_the_same_choices():
+    # PIMC skips the solves that cannot change its choice; it must choose exactly as
+    # when every (move, world) pair is solved, move for move, random stream included.
+    # A budget this size leaves worlds unsolved, so scores below `samples` occur.
+    words = ["samples=3", "budget=60", "full_budget=3000"]
+    for seed in range(1, 6):
+        deck = seeded_deck(seed)
+        assert _kernel_game(deck, "pimc", words, seed) == \
+            _kernel_game(deck, "pimc", words, seed, {P.P_NO_PRUNE: 1}), seed
+
+
+def test_random_is_the_same_with_or_without_the_observation():
+    # the referee hands random the legal moves and builds no observation for it; the
+    # strategy's own branch in `choose` (given the observation) must pick the same moves
+    from solver.play import bd_play
+
+    deck = seeded_deck(4)
+    fast = _kernel_game(deck, "random", ["max_moves=200"], 9)
+    w = work()
+    st, hid, dealt, dealt_h = K.new_game(deck, FD, 13, 13)
+    params = bd_play.params_for("random", parse_options("random", ["max_moves=200"]), FD)
+    w.rng[0] = np.uint64(9)
+    moves = []
+    for _ in range(200):
+        leg = np.zeros(64, dtype=np.int64)
+        if st[bd.LEFT] == 0 or K.legal_moves(st, leg) == 0:
+            break
+        d = w.dfs
+        bd_play.observe(st, hid, dealt, dealt_h, w.buf[P.R_OST], w.buf[P.R_OD])
+        m = bd_play.choose(w.buf[P.R_OST], hid.copy(), w.buf[P.R_OD], dealt_h.copy(), params, w.rng, w.buf, w.keys,
+                           w.gens, w.gen, w.prof, w.table, w.tgen, d.moves, d.count, d.nxt, d.scores, d.path, d.ctx,
+                           w.tree.ints, w.tree.floats)
+        bd.apply_move(st, m)
+        K.update_seen(st, hid, (m >> 6) & 15)
+        moves.append(int(m))
+    assert fast[1] == moves

@@ -73,6 +73,15 @@ def play(st, hid, dealt, dealt_h, params, rng, moves_out, out, buf, keys, gens, 
             break
         if nl > 1:
             out[OUT_DECISIONS] += 1
+        if params[P.P_STRATEGY] == P.S_RANDOM:
+            # random reads nothing but the legal moves it is handed (those of the truth,
+            # which depend on seen cards only): no observation to build
+            m = leg[rng_below(rng, nl)]
+            apply_move(st, m)
+            update_seen(st, hid, (m >> 6) & 15)
+            moves_out[n] = m
+            n += 1
+            continue
         observe(st, hid, dealt, dealt_h, ost, odealt)
         ohid[:13] = hid[:13]
         odh[:13] = dealt_h[:13]

@@ -44,14 +44,17 @@ from .bd_kernels import (hidden_total, is_safe_home, leads_to_new, legal_moves, 
                          update_seen, vis_insert, vis_reset, view_key)
 
 # params slots
-P_STRATEGY, P_SAMPLES, P_LEVEL, P_BUDGET, P_FULL, P_ITERS, P_EXPLORE, P_MAX_MOVES, P_KINGS, P_SAMPLES1, P_ROLL_CAP = range(11)
+(P_STRATEGY, P_SAMPLES, P_LEVEL, P_BUDGET, P_FULL, P_ITERS, P_EXPLORE, P_MAX_MOVES, P_KINGS, P_SAMPLES1, P_ROLL_CAP,
+ P_NO_PRUNE) = range(12)
 N_PARAMS = 12
 S_RANDOM, S_GREEDY, S_ROLLOUT, S_PIMC, S_ISMCTS = range(5)
 
 # buf rows
 (R_W0, R_H0, R_W1, R_D1, R_H1, R_WP, R_DP, R_HP, R_W2, R_D2, R_H2, R_L0, R_L1, R_L2, R_S1, R_S2, R_SMP, R_PLAN,
  R_WS, R_TOP, R_TOPS, R_OST, R_OD, R_OH, R_ODH, R_LEG, R_M1, R_M2, R_RK) = range(29)
-N_ROWS = 29
+PIMC_KEEP = 16  # pimc keeps up to this many sampled worlds at once (rows R_PW..), to prune its solves
+R_PW = 29
+N_ROWS = R_PW + PIMC_KEEP
 # visited tables: the real game, a greedy playout, a level-1 playout
 T_GAME, T_G, T_P, T_TREE = range(4)
 N_TABLES = 4
@@ -348,14 +351,39 @@ def pimc_choose(st, hid, dealt, dealt_h, params, rng, buf, keys, gens, gen, t, p
         samples = 1
     scores = buf[R_TOPS]
     scores[:k] = 0
-    w1 = buf[R_W1]
     d1 = buf[R_D1]
-    for _ in range(samples):
-        sample_world(st, hid, dealt, dealt_h, params[P_KINGS], rng, w1, d1, buf[R_SMP])
-        w1[W0:W0 + 6] = prof
-        for i in range(k):
-            ws[:] = w1
+    budget = params[P_BUDGET]
+    if samples > PIMC_KEEP or params[P_NO_PRUNE]:
+        w1 = buf[R_W1]
+        for _ in range(samples):
+            sample_world(st, hid, dealt, dealt_h, params[P_KINGS], rng, w1, d1, buf[R_SMP])
+            w1[W0:W0 + 6] = prof
+            for i in range(k):
+                ws[:] = w1
+                apply_move(ws, cands[i])
+                if solve_world(ws, budget, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx) == SOLVER_WON:
+                    scores[i] += 1
+        return _best(cands, scores, k)
+    # The same worlds (drawn first: the solver uses no random numbers, so the stream is
+    # as above) and the same choice, the first candidate with the most wins, with fewer
+    # solves: a candidate stops once it can no longer beat the best before it, nor tie
+    # it (a tie goes to the earlier one).
+    for j in range(samples):
+        sample_world(st, hid, dealt, dealt_h, params[P_KINGS], rng, buf[R_PW + j], d1, buf[R_SMP])
+        buf[R_PW + j, W0:W0 + 6] = prof
+    best = -1
+    for i in range(k):
+        if best == samples:
+            break
+        won = 0
+        for j in range(samples):
+            if won + samples - j <= best:
+                break
+            ws[:] = buf[R_PW + j]
             apply_move(ws, cands[i])
-            if solve_world(ws, params[P_BUDGET], table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx) == SOLVER_WON:
-                scores[i] += 1
+            if solve_world(ws, budget, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx) == SOLVER_WON:
+                won += 1
+        scores[i] = won
+        if won > best:
+            best = won
     return _best(cands, scores, k)
