@@ -9,6 +9,7 @@ median solution length, and the seeds left unknown.
     python experiments/bench.py grand-duchess redeals=0 --seeds 1..200 --seconds 10
     python experiments/bench.py capricieuse deal_plays=false --algorithms dfs,auto
     python experiments/bench.py duchess moves=whole --seeds 1..1000
+    python experiments/bench.py russian-patience redeals=0               # redeal seed = deal seed
 
 Defaults per game: Baker's Dozen ``--algorithms dfs,astar --seconds 10``, the others
 ``--algorithms auto --seconds 30``; ``--max-nodes`` 50,000,000 (A*: ``--astar-max-nodes``
@@ -33,17 +34,20 @@ OTHERS = ("auto", 30.0)
 
 
 def bench(game_name: str, algorithm: str, seeds: range, variant: dict, max_nodes: int, seconds: float) -> dict:
-    from solver.deals import seeded_deck
+    from solver.deals import seeded_deck, setup_kwargs
     from solver.games import get_game
     from solver.solve import ensure_compiled, solve_deal
 
     packs = get_game(game_name).PACKS
     ensure_compiled(game_name, announce=sys.stderr)  # both engines, if numba's cache is cold
-    solve_deal(game_name, variant, seeded_deck(seeds.start, packs), algorithm, max_nodes=1000, seconds=seconds)
+    solve_deal(game_name, variant, seeded_deck(seeds.start, packs), algorithm, max_nodes=1000, seconds=seconds,
+               **setup_kwargs(game_name, seeds.start))
     rows = []
     wall = time.perf_counter()
     for seed in seeds:
-        r = solve_deal(game_name, variant, seeded_deck(seed, packs), algorithm, max_nodes=max_nodes, seconds=seconds)
+        # a seeded deal's redeal seed (Russian Patience) is its seed
+        r = solve_deal(game_name, variant, seeded_deck(seed, packs), algorithm, max_nodes=max_nodes, seconds=seconds,
+                       **setup_kwargs(game_name, seed))
         rows.append((seed, r.result, r.nodes, r.seconds, len(r.moves), r.stop))
     wall = time.perf_counter() - wall
     times = [row[3] for row in rows]

@@ -118,6 +118,9 @@ def _add_deck_source(p) -> None:
     g.add_argument("--seed", type=seed_int, help="the project's seeded deal number N (0 to 2**64-1)")
     g.add_argument("--deck", metavar="FILE", help="a deck file: card codes in deal order (- reads standard input)")
     g.add_argument("--pysol", type=nonneg_int, metavar="N", help="PySolFC game number N (Baker's Dozen only)")
+    p.add_argument("--redeal-seed", type=seed_int, metavar="N",
+                   help="russian-patience: the seed of the redeal shuffles (default: the deal's --seed; a deck "
+                        "file may carry it as a line '# redeal-seed: N')")
 
 
 def _add_solver(p) -> None:
@@ -242,15 +245,70 @@ def load_deck(args, game):
     if args.deck == STDIN:
         if getattr(args, "solution", None) == STDIN:
             raise PatienceError("--deck - and --solution - cannot both read standard input: give one of them a file")
+        args._deck_text = read_stdin("the deck")
         try:
-            return deals.parse_deck_text(read_stdin("the deck"), packs=game.PACKS)
+            return deals.parse_deck_text(args._deck_text, packs=game.PACKS)
         except PatienceError as e:
             raise PatienceError(f"deck from standard input: {e}") from None
     if args.deck is not None:
-        return deals.read_deck_file(args.deck, packs=game.PACKS)
+        deck = deals.read_deck_file(args.deck, packs=game.PACKS)
+        args._deck_text = Path(args.deck).read_text(encoding="utf-8")
+        return deck
     if args.pysol is not None:
         return deals.pysol_deck(args.game, args.pysol)
     return deals.seeded_deck(args.seed, game.PACKS)
+
+
+REDEAL_SEED_LINE = "# redeal-seed:"
+
+
+def _seed_line(text: str, what: str):
+    """The N of a '# redeal-seed: N' line of a deck or solution file, or None."""
+    found = None
+    for line in text.splitlines():
+        if line.strip().lower().startswith(REDEAL_SEED_LINE):
+            word = line.strip()[len(REDEAL_SEED_LINE):].strip()
+            try:
+                value = seed_int(word)
+            except argparse.ArgumentTypeError as e:
+                raise PatienceError(f"{what}: bad redeal seed line {line.strip()!r}: {e}") from None
+            if found is not None and value != found:
+                raise PatienceError(f"{what} gives two different redeal seeds, {found} and {value}")
+            found = value
+    return found
+
+
+def redeal_seed(args, solution_text: str | None = None):
+    """The redeal seed of a game whose redeals shuffle (solver.deals.setup_kwargs), or
+    None: --redeal-seed, else the --seed, else a '# redeal-seed: N' line of the deck
+    file, else of the solution file; two sources that disagree are an error."""
+    from .deals import SEEDED_REDEALS
+
+    given = getattr(args, "redeal_seed", None)
+    if args.game not in SEEDED_REDEALS:
+        if given is not None:
+            raise PatienceError(f"--redeal-seed is for {', '.join(SEEDED_REDEALS)}, whose redeals shuffle; "
+                                f"{args.game} has no such shuffle")
+        return None
+    sources = []
+    if given is not None:
+        sources.append(("--redeal-seed", given))
+    if getattr(args, "seed", None) is not None and given is None:
+        sources.append(("--seed", args.seed))
+    deck_text = getattr(args, "_deck_text", None)
+    if deck_text is not None:
+        value = _seed_line(deck_text, "the deck file")
+        if value is not None:
+            sources.append(("the deck file", value))
+    if solution_text is not None:
+        value = _seed_line(solution_text, "the solution")
+        if value is not None:
+            sources.append(("the solution", value))
+    values = {v for _, v in sources}
+    if len(values) > 1:
+        raise PatienceError("the redeal seed is given twice with different values: "
+                            + ", ".join(f"{w} {v}" for w, v in sources))
+    return sources[0][1] if sources else None
 
 
 def deck_origin(args) -> str:
@@ -269,6 +327,21 @@ def solver_kwargs(args) -> dict:
     return {k: v for k, v in given.items() if v is not None}
 
 
+def _setup(args, variant: dict, solution_text: str | None = None, need: bool = True) -> dict:
+    """solver.deals.setup_kwargs for this command: the redeal seed of a game whose
+    redeals shuffle.  With ``need``, a game that allows redeals and has no seed from any
+    source is an error (one line); without, a missing seed is left to the game (the
+    checker refuses a redeal it cannot follow)."""
+    from .deals import setup_kwargs
+
+    seed = redeal_seed(args, solution_text)
+    kw = setup_kwargs(args.game, seed)
+    if kw and seed is None and need and variant.get("redeals", 0) > 0:
+        raise PatienceError(f"{args.game} with redeals needs the redeal seed of a deck file: give --redeal-seed N "
+                            f"(or a line '{REDEAL_SEED_LINE} N' in the deck file), or redeals=0")
+    return kw
+
+
 # ------------------------------------------------------------------ commands
 
 
@@ -280,14 +353,16 @@ def cmd_solve(args, out) -> int:
     from .solve import ensure_compiled, prepare, solve_deal  # after the input checks
 
     kwargs = solver_kwargs(args)
+    seed_kw = _setup(args, variant)
     prepare(args.game, args.algorithm, **kwargs)  # memory: one line, before anything compiles
     ensure_compiled(args.game, announce=sys.stderr)
-    r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, **kwargs)
+    r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, **kwargs, **seed_kw)
     if args.json:
         obj = {
             "game": args.game,
             "variant": variant,
             "deck": [card_str(int(c)) for c in deck],
+            **seed_kw,
             "result": r.result,
             "moves": list(r.moves),
             "nodes": int(r.nodes),
@@ -301,6 +376,8 @@ def cmd_solve(args, out) -> int:
     # (NOTATION.md ignores them) and can be given to `patience check` as it is.
     print(f"# {args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}", file=out)
     print(f"# deck: {deck_str(deck)}", file=out)
+    if seed_kw.get("redeal_seed") is not None:
+        print(f"{REDEAL_SEED_LINE} {seed_kw['redeal_seed']}", file=out)
     print(f"# result: {r.result}", file=out)
     if r.stop:
         print(f"# stop: {r.stop}", file=out)
@@ -321,10 +398,12 @@ def cmd_check(args, out) -> int:
     game, variant = load_game(args)
     deck = load_deck(args, game)
     if args.solution == STDIN:
-        moves = parse_solution(read_stdin("the solution"), "solution from standard input")
+        text = read_stdin("the solution")
+        moves = parse_solution(text, "solution from standard input")
     else:
         moves = read_solution(args.solution)
-    r = replay(args.game, variant, deck, moves)
+        text = Path(args.solution).read_text(encoding="utf-8")
+    r = replay(args.game, variant, deck, moves, **_setup(args, variant, text, need=False))
     if r.legal and r.won:
         print(f"legal and won ({len(moves)} moves)", file=out)
         return 0
@@ -341,12 +420,16 @@ def cmd_deal(args, out) -> int:
 
     game, variant = load_game(args)
     deck = load_deck(args, game)
+    seed_kw = _setup(args, variant, need=False)
     if args.json:
-        obj = {"game": args.game, "variant": variant, "deck": [card_str(int(c)) for c in deck]}
+        obj = {"game": args.game, "variant": variant, "deck": [card_str(int(c)) for c in deck], **seed_kw}
         print(json.dumps(obj), file=out)
         return 0
-    # The layout is printed as '#' comments: the whole output is then a deck file.
+    # The layout is printed as '#' comments: the whole output is then a deck file
+    # (with its redeal seed, where the game has one).
     print(f"# {args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}", file=out)
+    if seed_kw.get("redeal_seed") is not None:
+        print(f"{REDEAL_SEED_LINE} {seed_kw['redeal_seed']}", file=out)
     for line in game.layout_text(deck, variant).splitlines():
         print(f"# {line}".rstrip(), file=out)
     print(deck_str(deck), file=out)
@@ -526,7 +609,7 @@ def variant_words(spec: dict) -> str:
 
 
 def cmd_games(args, out) -> int:
-    from .deals import PYSOL_GAMES
+    from .deals import PYSOL_GAMES, SEEDED_REDEALS
     from .games import REGISTRY
 
     for name, module in REGISTRY.items():
@@ -539,6 +622,9 @@ def cmd_games(args, out) -> int:
         print(f"{name} ({game.PACKS} pack{'s' if game.PACKS > 1 else ''})", file=out)
         print(f"  variants: {variant_words(game.VARIANTS)}", file=out)
         print(f"  decks: {sources}", file=out)
+        if name in SEEDED_REDEALS:
+            print("  redeal shuffles: the deal's --seed, or --redeal-seed N (or a '# redeal-seed: N' line) "
+                  "with a deck file", file=out)
     return 0
 
 

@@ -97,6 +97,54 @@ def seeded_deck(seed: int, packs: int = 1, ranks: int = 13) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
+# Russian Patience redeal shuffles
+# ---------------------------------------------------------------------------
+
+# Redeal k starts SplitMix64 at redeal_seed XOR (k * REDEAL_SALT mod 2**64).  XOR with an
+# odd constant far from the generator's own increment keeps the streams of the deck
+# shuffle (state = seed) and of redeals 1 and 2 from being one stream shifted by a few
+# draws, which adding a multiple of 0x9E3779B97F4A7C15 to the seed would make them.
+REDEAL_SALT = 0xD6E8FEB86659FD93
+
+
+SEEDED_REDEALS = ("russian-patience",)  # games whose redeals shuffle, from a seed of the deal's own
+
+
+def setup_kwargs(game_name: str, redeal_seed) -> dict:
+    """What a game's ``initial_state`` (and checker) take besides deck and variant: the
+    redeal seed for the games whose redeals shuffle, nothing for the others."""
+    return {"redeal_seed": redeal_seed} if game_name in SEEDED_REDEALS else {}
+
+
+def check_redeal_seed(redeal_seed) -> int:
+    if not isinstance(redeal_seed, (int, np.integer)) or isinstance(redeal_seed, bool):
+        raise PatienceError(f"a redeal seed must be a whole number, not {redeal_seed!r}")
+    if not 0 <= redeal_seed <= MASK64:
+        raise PatienceError(f"redeal seeds run from 0 to 2**64-1 = {MASK64}, not {redeal_seed}")
+    return int(redeal_seed)
+
+
+def redeal_order(gathered, redeal_seed: int, k: int) -> list[int]:
+    """The new stock of Russian Patience redeal ``k`` (1, 2): ``gathered`` is the column
+    cards gathered c1..c12, each from its bottom card up; the result is them shuffled,
+    first card dealt first.
+
+    The definition, for any independent program: SplitMix64 (module docstring, step 2)
+    with ``state = redeal_seed XOR (k * 0xD6E8FEB86659FD93 mod 2**64)``, then
+    Fisher-Yates exactly as step 3 on the gathered list (i from n-1 down to 1, j uniform
+    in 0..i by rejection, swap).  A seeded deal's redeal seed is its deal seed, so the
+    seed fixes the whole game; a deck file's is given with the deal (``--redeal-seed``).
+    """
+    redeal_seed = check_redeal_seed(redeal_seed)
+    order = [int(c) for c in gathered]
+    draws = _splitmix64(redeal_seed ^ ((k * REDEAL_SALT) & MASK64))
+    for i in range(len(order) - 1, 0, -1):
+        j = _uniform_below(draws, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+# ---------------------------------------------------------------------------
 # Deck files
 # ---------------------------------------------------------------------------
 

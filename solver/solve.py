@@ -47,7 +47,7 @@ def ensure_compiled(game_name: str, announce=None) -> bool:
     compiles it first says so on ``announce`` (a text stream, e.g. sys.stderr):
     ``patience: compiling the solver for GAME (once)``.  A warm cache costs a look at
     two index files and nothing is loaded."""
-    from .deals import seeded_deck
+    from .deals import seeded_deck, setup_kwargs
     from .games import get_game
     from .search import portfolio
 
@@ -56,7 +56,7 @@ def ensure_compiled(game_name: str, announce=None) -> bool:
         return False
     if announce is not None:
         print(f"patience: compiling the solver for {game_name} (once)", file=announce, flush=True)
-    st0 = game.initial_state(seeded_deck(1, game.PACKS), {})
+    st0 = game.initial_state(seeded_deck(1, game.PACKS), {}, **setup_kwargs(game_name, 1))
     for engine in ("dfs", "astar"):
         portfolio.WORKSPACE.load(game, st0, engine)
     return True
@@ -85,25 +85,28 @@ def check_memory(game_name: str, algorithm: str = "auto", max_nodes: int | None 
 
 def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max_nodes: int = MAX_NODES,
                seconds: float = SECONDS, tt_mb: float = TT_MB, ranks: int = 13,
-               columns: int | None = None) -> SolveResult:
-    """Solve one deal; ``ranks``/``columns`` shrink the game for exhaustive tests
+               columns: int | None = None, redeal_seed: int | None = None) -> SolveResult:
+    """Solve one deal (``redeal_seed``: for the games whose redeals shuffle, see
+    solver.deals.setup_kwargs); ``ranks``/``columns`` shrink the game for exhaustive tests
     (``columns=None``: the game's own number of piles).  Memory beyond what the
     machine has is a PatienceError before anything is allocated."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
+    from .deals import setup_kwargs
     from .games import get_game
     from .search import portfolio  # numba, and its cache loader, before the first kernel runs
     from .search.dfs import LOST, WON
 
     game = get_game(game_name)
-    st0 = game.initial_state(deck, variant, ranks=ranks, columns=columns)
+    setup = setup_kwargs(game_name, redeal_seed)
+    st0 = game.initial_state(deck, variant, ranks=ranks, columns=columns, **setup)
     out = portfolio.search(game, st0, algorithm, max_nodes, seconds, tt_mb)
     # a game's macro move (Grand Duchess transfers) is written as several lines
     moves = [line for m in out.raw for line in game.move_text(m).split("\n")]
     if out.status == WON:
         from .checker import replay
 
-        check = replay(game_name, variant, [int(c) for c in deck], moves, ranks=ranks, columns=columns)
+        check = replay(game_name, variant, [int(c) for c in deck], moves, ranks=ranks, columns=columns, **setup)
         if not check.won:
             raise RuntimeError(f"solver bug: its solution does not replay: {check.error}")
     result = {LOST: "lost", WON: "won"}.get(out.status, "unknown")

@@ -142,7 +142,9 @@ def test_games_lists_variants_defaults_and_deck_sources(capsys):
     gd = lines.index("grand-duchess (2 packs)")
     assert "redeals=0..3 (default 3)" in lines[gd + 1]
     assert lines[gd + 2].strip() == "decks: --seed N, --deck FILE (--pysol is for Baker's Dozen only)"
-    assert "russian-patience: not implemented yet" in lines
+    rp = lines.index("russian-patience (2 packs)")
+    assert "redeals=0..2 (default 2)" in lines[rp + 1]
+    assert "--redeal-seed N" in lines[rp + 3]
 
 
 def test_commands_that_solve_nothing_do_not_import_numba():

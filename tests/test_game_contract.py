@@ -32,9 +32,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.cards import card_str
+from solver.cards import card_str, parse_card
 from solver.checker import DEFAULT_VARIANTS, GAMES
-from solver.deals import seeded_deck
+from solver.deals import seeded_deck, setup_kwargs
 from solver.errors import PatienceError
 from solver.games import REGISTRY, get_game
 from solver.games.interface import REQUIRED_NAMES
@@ -47,6 +47,7 @@ import oracle_search  # noqa: E402
 from cap_oracle import legal_successors as cap_legal  # noqa: E402
 from duchess_oracle import legal_successors as duchess_legal  # noqa: E402
 from gd_oracle import legal_successors as gd_legal  # noqa: E402
+from rp_oracle import legal_successors as rp_legal  # noqa: E402
 
 IMPLEMENTED = [name for name, module in REGISTRY.items() if module]
 STEPS = 300  # moves at most per walk (some games let a card shuttle for ever)
@@ -151,6 +152,20 @@ def duchess_complete(game, g, variant, moves, texts, legal) -> bool:
     return False
 
 
+def rp_complete(game, g, variant, moves, texts, legal) -> bool:
+    """Nothing is pruned while the stock lasts or a redeal is left; in the last round's
+    free play only the first empty column is a destination, and never for a whole
+    column."""
+    for text in legal - texts:
+        words = text.split()
+        assert g.redeals_left == 0 and not g.stock and len(words) == 3 and words[1].startswith("c"), text
+        src, dst = int(words[0][1:]) - 1, int(words[1][1:]) - 1
+        whole = g.columns[src][0] == parse_card(words[2]) and all(
+            c != parse_card(words[2]) for c in g.columns[src][1:])
+        assert not g.columns[dst] and (dst != _first_empty(g.columns) or whole), text
+    return False
+
+
 # game -> (legal successors of a checker state, the check, whether a walk of this
 # variant must meet a safe move played alone)
 COMPLETE = {
@@ -159,11 +174,13 @@ COMPLETE = {
     "parisienne": (gd_legal, gd_complete, lambda v: False),
     "capricieuse": (cap_legal, cap_complete, lambda v: v.get("redeals", 2) == 0),
     "duchess": (duchess_legal, duchess_complete, lambda v: True),
+    "russian-patience": (rp_legal, rp_complete, lambda v: False),
 }
 # game -> the slots before which undo restores the state array exactly (its counters),
 # as "module.NAME" under solver.games
 EXACT_PREFIX = {"bakers-dozen": "bakers_dozen.W0", "grand-duchess": "grand_duchess.P0",
-                "parisienne": "grand_duchess.P0", "capricieuse": "capricieuse.P0", "duchess": "duchess.W0"}
+                "parisienne": "grand_duchess.P0", "capricieuse": "capricieuse.P0", "duchess": "duchess.W0",
+                "russian-patience": "russian_patience.C0"}
 
 
 def exact_prefix(name: str) -> int:
@@ -206,9 +223,10 @@ def walk(name: str, variant: dict, seed: int) -> dict:
     game = get_game(name)
     rng = random.Random(seed)
     deck = seeded_deck(seed, game.PACKS)
-    st = game.initial_state(deck, variant)
+    setup = setup_kwargs(name, seed)  # a seeded deal's redeal seed is its seed
+    st = game.initial_state(deck, variant, **setup)
     st0 = st.copy()
-    g = GAMES[name](deck, variant)
+    g = GAMES[name](deck, variant, **setup)
     legal_successors, complete, _ = COMPLETE.get(name, (None, None, None))
     exact = exact_prefix(name)
     row = np.zeros(game.PACK_LEN, dtype=np.int8)
@@ -301,7 +319,7 @@ def test_kernel_and_checker_agree_on_variant_defaults(name):
 def test_module_provides_the_interface(name):
     game = get_game(name)
     assert all(hasattr(game, attr) for attr in REQUIRED_NAMES)
-    assert game.initial_state(seeded_deck(1, game.PACKS), {}).shape == (game.STATE_LEN,)
+    assert game.initial_state(seeded_deck(1, game.PACKS), {}, **setup_kwargs(name, 1)).shape == (game.STATE_LEN,)
 
 
 def test_get_game_names_every_missing_name(monkeypatch):

@@ -54,7 +54,9 @@ def solve_chunk(task: tuple) -> list[dict]:
     rows = []
     for seed in seeds:
         deck = deals.seeded_deck(seed, game.PACKS)
-        r = solve_mod.solve_deal(game_name, variant, deck, algorithm=algorithm, **limits)
+        # a seeded deal's redeal seed is its seed (games whose redeals shuffle)
+        r = solve_mod.solve_deal(game_name, variant, deck, algorithm=algorithm, **limits,
+                                 **deals.setup_kwargs(game_name, int(seed)))
         rows.append(
             {
                 "seed": int(seed),

@@ -7,9 +7,10 @@ a bug in a search kernel cannot hide itself by also being in the checker.  Speed
 not matter here; being obviously right does.
 
 Each game is a small rule class in a module of its own (``bakers_dozen``,
-``grand_duchess`` with Parisienne, ``capricieuse``, ``duchess``), built on
+``grand_duchess`` with Parisienne, ``capricieuse``, ``duchess``, ``russian_patience``), built on
 ``common.RuleGame``: ``__init__(deck, variant, ranks=..., columns=...)``
-(``columns=None`` is the game's own number of piles) deals the layout,
+(``columns=None`` is the game's own number of piles; Russian Patience also takes
+``redeal_seed=``, which fixes its redeal shuffles) deals the layout,
 ``apply(move_text)`` makes one move or raises ``IllegalMove`` with the reason,
 ``won()`` says whether every card is on the foundations, ``view()`` gives the state as
 plain lists and ints (the game module's ``checker_view(st)`` gives the same for a
@@ -28,6 +29,7 @@ from .capricieuse import CAPRICIEUSE_PILES, CAPRICIEUSE_VARIANT, Capricieuse, ca
 from .common import SUIT_NAMES, IllegalMove, ReplayResult, RuleGame, checked_variant, parse_solution, read_solution
 from .duchess import DUCHESS_COLUMNS, DUCHESS_FANS, DUCHESS_MOVE_RULES, DUCHESS_VARIANT, Duchess
 from .grand_duchess import GD_DEAL_ORDER, GD_PILES, GRAND_DUCHESS_VARIANT, GrandDuchess, Parisienne
+from .russian_patience import RUSSIAN_PATIENCE_COLUMNS, RUSSIAN_PATIENCE_VARIANT, RussianPatience, russian_patience_deal
 
 # Game name (NOTATION.md) -> rule class.
 GAMES = {
@@ -36,6 +38,7 @@ GAMES = {
     "parisienne": Parisienne,
     "capricieuse": Capricieuse,
     "duchess": Duchess,
+    "russian-patience": RussianPatience,
 }
 
 # Each game's variant with every default filled in (the kernels' VARIANTS defaults
@@ -46,19 +49,26 @@ DEFAULT_VARIANTS = {
     "parisienne": GRAND_DUCHESS_VARIANT,
     "capricieuse": CAPRICIEUSE_VARIANT,
     "duchess": DUCHESS_VARIANT,
+    "russian-patience": RUSSIAN_PATIENCE_VARIANT,
 }
 
 
 def replay(game: str, variant: dict, deck, moves: list[str], *, ranks: int = 13,
-           columns: int | None = None) -> ReplayResult:
+           columns: int | None = None, redeal_seed: int | None = None) -> ReplayResult:
     """Play ``moves`` from the deal of ``deck``; stop at the first illegal move.
 
     A bad game, variant or deck is the caller's input error (PatienceError); a bad
-    move, even one that is not a move at all, is part of the verdict.
+    move, even one that is not a move at all, is part of the verdict.  ``redeal_seed``
+    fixes Russian Patience's redeal shuffles (a seeded deal's is its seed); it goes to
+    that game only, the other games' redeals need none and ignore it.  A Russian
+    Patience redeal without one is an input error too.
     """
     if game not in GAMES:
         raise PatienceError(f"the checker does not know game {game!r} (known: {', '.join(GAMES)})")
-    state = GAMES[game](deck, variant, ranks=ranks, columns=columns)
+    if game == "russian-patience":
+        state = GAMES[game](deck, variant, ranks=ranks, columns=columns, redeal_seed=redeal_seed)
+    else:
+        state = GAMES[game](deck, variant, ranks=ranks, columns=columns)
     for number, text in enumerate(moves, start=1):
         try:
             state.apply(text)
@@ -75,6 +85,7 @@ __all__ = [
     "BAKERS_DOZEN_VARIANT", "CAPRICIEUSE_PILES", "CAPRICIEUSE_VARIANT", "DEFAULT_VARIANTS", "DUCHESS_COLUMNS",
     "DUCHESS_FANS", "DUCHESS_MOVE_RULES", "DUCHESS_VARIANT", "EMPTY_RULES", "GAMES", "GD_DEAL_ORDER", "GD_PILES",
     "GRAND_DUCHESS_VARIANT", "SUIT_NAMES", "BakersDozen", "Capricieuse", "Duchess", "GrandDuchess", "IllegalMove",
-    "Parisienne", "ReplayResult", "RuleGame", "capricieuse_deal", "capricieuse_fits", "checked_variant",
-    "deal_columns", "parse_solution", "read_solution", "replay",
+    "Parisienne", "RUSSIAN_PATIENCE_COLUMNS", "RUSSIAN_PATIENCE_VARIANT", "ReplayResult", "RuleGame",
+    "RussianPatience", "capricieuse_deal", "capricieuse_fits", "checked_variant",
+    "deal_columns", "parse_solution", "read_solution", "replay", "russian_patience_deal",
 ]

@@ -15,7 +15,7 @@ REGISTRY = {
     "parisienne": "parisienne",
     "duchess": "duchess",
     "capricieuse": "capricieuse",
-    "russian-patience": None,
+    "russian-patience": "russian_patience",
 }
 
 

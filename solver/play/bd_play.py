@@ -170,7 +170,7 @@ def play_fast(deck, variant: dict, strategy: str, options: dict, rng_seed: int, 
     out, moves = work().run(st, hid, dealt, dealt_h, params_for(strategy, options, variant), rng_seed)
     if out[OUT_BAD]:
         raise RuntimeError(f"strategy {strategy} chose an illegal move {bd.move_text(int(moves[-1]))}")
-    return bool(out[OUT_WON]), [int(m) for m in moves], int(out[OUT_DECISIONS]), bool(out[OUT_STOPPED])
+    return bool(out[OUT_WON]), moves.tolist(), int(out[OUT_DECISIONS]), bool(out[OUT_STOPPED])
 
 
 def is_cold() -> bool:

@@ -99,6 +99,9 @@ def prepare(game_name: str, strategy: str, announce=None) -> None:
     bd_play.play_fast(full_pack(1, 2), {"face_down": True}, strategy, parse_options(strategy, []), 0, ranks=2, columns=2)
 
 
+_WORDS: dict[int, str] = {}  # move_text memo: a random game makes ~900 moves, and formatting each dominated its time
+
+
 def play_deal(game_name: str, deck, variant: dict, strategy: str, options: dict, rng_seed: int, *,
               trace: bool = False, ranks: int = 13, columns: int = 13) -> PlayOutcome:
     """Play one deal with ``strategy`` (its own random stream seeded by ``rng_seed``).
@@ -116,7 +119,7 @@ def play_deal(game_name: str, deck, variant: dict, strategy: str, options: dict,
     t0 = time.perf_counter()
     won, moves, decisions, stopped = bd_play.play_fast(deck, full, strategy, options, rng_seed, ranks, columns)
     seconds = time.perf_counter() - t0
-    words = [move_text(m) for m in moves]
+    words = [_WORDS.get(m) or _WORDS.setdefault(m, move_text(m)) for m in moves]
     seen = []
     if trace:
         from .bakers_dozen import FaceDownGame
