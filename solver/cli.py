@@ -186,6 +186,8 @@ def build_parser() -> Parser:
     p.add_argument("--rng-seed", type=seed_int, metavar="K",
                    help="one deal: the player's own random seed (default: the deal's seed, 0 for a deck file); "
                         "a batch: deal S gets g(g(S) xor K), g = the first SplitMix64 output (default: S itself)")
+    p.add_argument("--redeal-seed", type=seed_int, metavar="N",
+                   help="russian-patience, one deal: the seed of the redeal shuffles (default: the deal's --seed)")
     p.add_argument("--json", action="store_true", help="one deal: print one JSON object")
     p.add_argument("--start", type=seed_int, help="batch: first seed (default 1)")
     p.add_argument("--jobs", type=pos_int, help="batch: worker processes (default: usable CPUs)")
@@ -529,6 +531,8 @@ def observation_lines(obs) -> list[str]:
     for none) and each column bottom to top, ?? for a card never seen."""
     from .cards import RANKS, SUITS, card_str
 
+    if hasattr(obs, "lines"):  # a game whose observation writes itself
+        return obs.lines()
     try:
         columns, foundation = obs.columns, obs.foundation
     except AttributeError:  # another game's observation: as it is
@@ -551,15 +555,17 @@ def play_one(args, out, game, variant, options) -> int:
 
     deck = [int(c) for c in load_deck(args, game)]
     rng_seed = args.rng_seed if args.rng_seed is not None else (args.seed if args.seed is not None else 0)
+    setup = _setup(args, variant)
+    players.check_playable(args.game, args.strategy, options)
     players.prepare(args.game, args.strategy, announcer(sys.stderr))
-    o = players.play_deal(args.game, deck, variant, args.strategy, options, rng_seed, trace=not args.json)
+    o = players.play_deal(args.game, deck, variant, args.strategy, options, rng_seed, trace=not args.json, **setup)
     if o.won:
-        r = replay(args.game, variant, deck, list(o.moves))
+        r = replay(args.game, variant, deck, list(o.moves), **setup)
         if not (r.legal and r.won):
             raise PlayerBug(f"{args.strategy} reported a win whose moves do not replay ({r.error}): a bug in the player")
     if args.json:
         obj = {
-            "game": args.game, "variant": variant, "seed": args.seed, "deck": [card_str(c) for c in deck],
+            "game": args.game, "variant": variant, "seed": args.seed, "deck": [card_str(c) for c in deck], **setup,
             "strategy": args.strategy, "options": options, "rng_seed": rng_seed, "won": bool(o.won),
             "moves": list(o.moves), "decisions": int(o.decisions), "stopped": bool(o.stopped),
             "seconds": float(o.seconds), "code_version": solver.SOURCE_HASH, "package_version": solver.__version__,
@@ -575,6 +581,8 @@ def play_one(args, out, game, variant, options) -> int:
         result = "lost (no legal move left)"
     print(f"# {args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}", file=out)
     print(f"# deck: {deck_str(deck)}", file=out)
+    if setup.get("redeal_seed") is not None:
+        print(f"{REDEAL_SEED_LINE} {setup['redeal_seed']}", file=out)
     print(f"# strategy: {args.strategy} ({players.options_text(options)}), rng seed {rng_seed}", file=out)
     print(f"# result: {result}", file=out)
     print(f"# moves: {len(o.moves)}", file=out)

@@ -90,3 +90,16 @@ def test_bad_redeal_seeds_are_one_line_and_exit_2(capsys, tmp_path):
     # redeals=0 needs no seed at all
     rc, out, _ = run(capsys, "solve", GAME, "redeals=0", "--deck", bare)
     assert rc == 0 and "redeal-seed" not in out
+
+
+def test_play_one_deal_prints_a_solution_that_checks(capsys, tmp_path):
+    rc, out, err = run(capsys, "play", GAME, "--strategy", "pimc", "--option", "samples=2", "--option", "budget=60",
+                       "--seed", 7)
+    assert rc == 0 and "# redeal-seed: 7" in out.splitlines()
+    assert "stock" in out and "(order unseen)" in out  # what the player saw, without the stock's order
+    solution = tmp_path / "p.txt"
+    solution.write_text(out)
+    won = "# result: won" in out
+    assert run(capsys, "check", GAME, "--seed", 7, "--solution", solution)[0] == (0 if won else 1)
+    rc, out, err = run(capsys, "play", GAME, "--strategy", "ismcts", "--seed", 7)
+    assert rc == 2 and "not written for russian-patience" in err

@@ -239,9 +239,10 @@ def play_chunk(task: tuple) -> list[dict]:
     for seed in seeds:
         deck = [int(c) for c in deals.seeded_deck(seed, packs)]
         rs = deal_rng_seed(seed, rng_base)
-        o = players.play_deal(game_name, deck, variant, strategy, options, rs)
+        setup = deals.setup_kwargs(game_name, int(seed))  # a seeded deal's redeal seed is its seed
+        o = players.play_deal(game_name, deck, variant, strategy, options, rs, **setup)
         if o.won:
-            r = replay(game_name, variant, deck, list(o.moves))
+            r = replay(game_name, variant, deck, list(o.moves), **setup)
             if not (r.legal and r.won):
                 raise PlayerBug(f"{strategy} ({otext}) on {game_name} {vstr}, seed {seed}, rng seed {rs}: "
                                 f"reported won, but the checker says {r.error}: a bug in the player")

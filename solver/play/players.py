@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 
 from ..errors import PatienceError
 
-PLAYABLE = ("bakers-dozen",)
+PLAYABLE = ("bakers-dozen", "russian-patience")
+# the strategies each game has (Russian Patience: no ismcts yet, rollout level 1 only)
+GAME_STRATEGIES = {"bakers-dozen": ("random", "greedy", "rollout", "pimc", "ismcts"),
+                   "russian-patience": ("random", "greedy", "rollout", "pimc")}
 
 # name -> {option: (type, default, help)}; "max_moves" is every strategy's cap on its game
 STRATEGY_OPTIONS: dict[str, dict[str, tuple]] = {
@@ -84,14 +87,32 @@ def options_text(options: dict) -> str:
     return ",".join(f"{k}={options[k]}" for k in sorted(options)) or "default"
 
 
+def check_playable(game_name: str, strategy: str, options: dict | None = None) -> None:
+    """PatienceError (one line) unless ``game_name`` has a player ``strategy``."""
+    if game_name not in PLAYABLE:
+        raise PatienceError(f"no player for {game_name} yet; playable: {', '.join(PLAYABLE)}")
+    option_table(strategy)
+    if strategy not in GAME_STRATEGIES[game_name]:
+        raise PatienceError(f"strategy {strategy} is not written for {game_name} yet; "
+                            f"its strategies: {', '.join(GAME_STRATEGIES[game_name])}")
+    if game_name == "russian-patience" and options and options.get("level", 1) != 1:
+        raise PatienceError("russian-patience has rollout level 1 only (--option level=1)")
+
+
 def prepare(game_name: str, strategy: str, announce=None) -> None:
     """Load (or compile, once, announcing it through ``announce(text)``) the kernels
     ``strategy`` runs on, by playing a tiny game; called once per process before any
     clock starts."""
-    if game_name not in PLAYABLE:
-        raise PatienceError(f"no player for {game_name} yet; playable: {', '.join(PLAYABLE)}")
-    option_table(strategy)
+    check_playable(game_name, strategy)
     from ..cards import full_pack
+
+    if game_name == "russian-patience":
+        from . import rp_play
+
+        if announce is not None and rp_play.is_cold():
+            announce(f"compiling the players for {game_name} (once)")
+        rp_play.play_fast(full_pack(2, 2), {}, strategy, parse_options(strategy, []), 0, 0, ranks=2, columns=2)
+        return
     from . import bd_play
 
     if announce is not None and bd_play.is_cold():
@@ -103,13 +124,18 @@ _WORDS: dict[int, str] = {}  # move_text memo: a random game makes ~900 moves, a
 
 
 def play_deal(game_name: str, deck, variant: dict, strategy: str, options: dict, rng_seed: int, *,
-              trace: bool = False, ranks: int = 13, columns: int = 13) -> PlayOutcome:
+              trace: bool = False, ranks: int = 13, columns: int | None = None,
+              redeal_seed: int | None = None) -> PlayOutcome:
     """Play one deal with ``strategy`` (its own random stream seeded by ``rng_seed``).
-    ``variant`` may be partial (defaults filled in); ``ranks``/``columns`` < 13 are the
-    reduced games of the tests and of the exact ceiling.  With ``trace`` the outcome
-    holds the observation before each move, rebuilt by the plain-Python referee."""
-    if game_name not in PLAYABLE:
-        raise PatienceError(f"no player for {game_name} yet; playable: {', '.join(PLAYABLE)}")
+    ``variant`` may be partial (defaults filled in); ``ranks``/``columns`` below the
+    game's own are the reduced games of the tests and of the exact ceiling;
+    ``redeal_seed`` is the deal's own (Russian Patience: solver.deals.setup_kwargs),
+    which the referee keeps and the player never sees.  With ``trace`` the outcome holds
+    the observation before each move, rebuilt by the plain-Python rules."""
+    check_playable(game_name, strategy, options)
+    if game_name == "russian-patience":
+        return _play_russian_patience(deck, variant, strategy, options, rng_seed, trace, ranks, columns, redeal_seed)
+    columns = 13 if columns is None else columns
     from ..checker.bakers_dozen import _bakers_dozen_variant
     from ..games.bakers_dozen import move_text
     from . import bd_play
@@ -129,3 +155,53 @@ def play_deal(game_name: str, deck, variant: dict, strategy: str, options: dict,
             seen.append(game.observe())
             game.apply(w)
     return PlayOutcome(won, words, decisions, stopped, seconds, seen)
+
+
+@dataclass
+class RussianPatienceView:
+    """What a Russian Patience player saw before a move (the checker's view, the stock's
+    order and the redeal seed left out)."""
+
+    columns: list
+    up: list
+    down: list
+    stock_cards: int
+    round: int
+    redeals_left: int
+
+    def lines(self) -> list[str]:
+        from ..cards import RANKS, SUITS, card_str
+
+        def tops(ranks_):
+            return " ".join(f"{RANKS[r - 1]}{SUITS[s]}" if r else f"-{SUITS[s]}" for s, r in enumerate(ranks_))
+
+        out = [f"round {self.round}, {self.redeals_left} redeal(s) left, stock {self.stock_cards} cards (order unseen)",
+               f"up {tops(self.up)}   down {tops(self.down)}"]
+        for i, col in enumerate(self.columns):
+            out.append(f"  c{i + 1:<3}{' '.join(card_str(c) for c in col) or '(empty)'}")
+        return out
+
+
+def _play_russian_patience(deck, variant, strategy, options, rng_seed, trace, ranks, columns, redeal_seed):
+    from ..checker import RussianPatience
+    from ..games.russian_patience import move_text
+    from . import rp_play
+
+    options = {**{k: v[1] for k, v in option_table(strategy).items()}, **options}
+    t0 = time.perf_counter()
+    won, moves, decisions, stopped = rp_play.play_fast(deck, variant, strategy, options, rng_seed, redeal_seed,
+                                                       ranks, columns)
+    seconds = time.perf_counter() - t0
+    words = [_WORDS_RP.get(m) or _WORDS_RP.setdefault(m, move_text(m)) for m in moves]
+    seen = []
+    if trace:
+        game = RussianPatience(deck, variant, ranks=ranks, columns=columns, redeal_seed=redeal_seed)
+        for w in words:
+            v = game.view()
+            seen.append(RussianPatienceView([list(c) for c in v["columns"]], list(v["up"]), list(v["down"]),
+                                            len(v["stock"]), v["round"], v["redeals_left"]))
+            game.apply(w)
+    return PlayOutcome(won, words, decisions, stopped, seconds, seen)
+
+
+_WORDS_RP: dict[int, str] = {}
