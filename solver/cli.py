@@ -513,6 +513,8 @@ def cmd_play(args, out, argv) -> int:
         return play_one(args, out, game, variant, options)
     if args.json:
         raise PatienceError("--json is for one deal (--seed or --deck), not for a batch (--deals N)")
+    if args.redeal_seed is not None:
+        raise PatienceError("--redeal-seed is for one deal (--seed or --deck); in a batch each deal's redeal seed is its seed")
     start = 1 if args.start is None else args.start
     if start + args.deals - 1 > MAX_SEED:
         raise PatienceError(f"seeds run from 0 to 2**64-1: --start {start} with --deals {args.deals} goes past it")

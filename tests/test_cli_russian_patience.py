@@ -79,6 +79,7 @@ def test_bad_redeal_seeds_are_one_line_and_exit_2(capsys, tmp_path):
         (["solve", GAME, "--deck", two], "two different redeal seeds"),
         (["solve", GAME, "--seed", 5, "--redeal-seed", 6], None),  # allowed: the seed given wins
         (["solve", "bakers-dozen", "--seed", 5, "--redeal-seed", 6], "no such shuffle"),
+        (["play", GAME, "--strategy", "greedy", "--deals", 3, "--redeal-seed", 6], "for one deal"),
     ]
     for argv, words in cases:
         rc, out, err = run(capsys, *argv)
