@@ -80,6 +80,7 @@ def test_bad_redeal_seeds_are_one_line_and_exit_2(capsys, tmp_path):
         (["solve", GAME, "--seed", 5, "--redeal-seed", 6], None),  # allowed: the seed given wins
         (["solve", "bakers-dozen", "--seed", 5, "--redeal-seed", 6], "no such shuffle"),
         (["play", GAME, "--strategy", "greedy", "--deals", 3, "--redeal-seed", 6], "for one deal"),
+        (["play", GAME, "--strategy", "pimc", "--option", "samples=17", "--seed", 3], "at most 16"),
     ]
     for argv, words in cases:
         rc, out, err = run(capsys, *argv)

@@ -95,8 +95,13 @@ def check_playable(game_name: str, strategy: str, options: dict | None = None) -
     if strategy not in GAME_STRATEGIES[game_name]:
         raise PatienceError(f"strategy {strategy} is not written for {game_name} yet; "
                             f"its strategies: {', '.join(GAME_STRATEGIES[game_name])}")
-    if game_name == "russian-patience" and options and options.get("level", 1) != 1:
-        raise PatienceError("russian-patience has rollout level 1 only (--option level=1)")
+    if game_name == "russian-patience" and options:
+        if options.get("level", 1) != 1:
+            raise PatienceError("russian-patience has rollout level 1 only (--option level=1)")
+        from .rp_kernels import KEEP
+
+        if options.get("samples", 1) > KEEP:
+            raise PatienceError(f"russian-patience players keep at most {KEEP} sampled worlds: --option samples=1..{KEEP}")
 
 
 def prepare(game_name: str, strategy: str, announce=None) -> None:
