@@ -7,7 +7,6 @@ goes through here, so a strategy's options are parsed and documented in one plac
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 
