@@ -50,6 +50,7 @@ from ..games.russian_patience import (C0, CAP, DEAL, DN0, H0, HASH1, HASH2, LEFT
                                       apply_move, gen_moves, undo_move)
 from ..games.zobrist import mix64
 from .bd_kernels import rng_below, rng_next, vis_has, vis_insert, vis_reset
+from .bd_policies import _best  # the first candidate with the most wins: one argmax for both games
 
 # params slots
 P_STRATEGY, P_SAMPLES, P_BUDGET, P_FULL, P_MAX_MOVES, P_ROLL_CAP = range(6)
@@ -266,11 +267,7 @@ def _scores(ost, params, rng, buf, keys, gens, gen, k, table, tgen, dmoves, dcou
         scores[i] = won
         if won > best:
             best = won
-    b = 0
-    for i in range(1, k):
-        if scores[i] > scores[b]:
-            b = i
-    return cand[b]
+    return _best(cand, scores, k)
 
 
 @njit(cache=True)
