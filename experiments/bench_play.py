@@ -1,4 +1,4 @@
-"""Benchmark: the players (Baker's Dozen, Russian Patience) on one core.
+"""Benchmark: the players (every playable game) on one core.
 
 Prints, per strategy and variant: games won of games played, games per second and
 decisions per second (wall clock, after a warm-up game so that numba's loading or
@@ -10,8 +10,9 @@ moves and decisions of a game.
     python experiments/bench_play.py --strategies pimc --games 50 --option samples=8
     python experiments/bench_play.py --variant face_down=false
     python experiments/bench_play.py --game russian-patience --strategies greedy,rollout,pimc
+    python experiments/bench_play.py --game grand-duchess      # also parisienne, duchess
 
-Default games per strategy: 2,000 for random and greedy, 100 for rollout, 30 for pimc
+Default games per strategy: 2,000 for random, eager and greedy, 100 for rollout, 30 for pimc
 and ismcts; seeds 1.. (the decks of the thoughtful runs).
 """
 
@@ -25,7 +26,7 @@ import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
-GAMES = {"random": 2000, "greedy": 2000, "rollout": 100, "pimc": 30, "ismcts": 30}
+GAMES = {"random": 2000, "eager": 2000, "greedy": 2000, "rollout": 100, "pimc": 30, "ismcts": 30}
 
 
 def bench(game: str, strategy: str, variant: dict, games: int, option_words: list[str]) -> dict:
@@ -55,7 +56,7 @@ def bench(game: str, strategy: str, variant: dict, games: int, option_words: lis
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="bakers-dozen", help="bakers-dozen (default) or russian-patience")
+    ap.add_argument("--game", default="bakers-dozen", help="bakers-dozen (default), russian-patience, grand-duchess, parisienne or duchess")
     ap.add_argument("--strategies", help="comma-separated (default: all the game has)")
     ap.add_argument("--variant", action="append", default=[],
                     help="key=value (repeat); default face_down=true for Baker's Dozen, the standard rules otherwise")

@@ -173,8 +173,8 @@ def test_bad_strategy_option_and_game_are_one_line_errors(tmp_path):
                           ({"options": ["max_moves=x"]}, "int")):
         with pytest.raises(PatienceError, match=words):
             run(tmp_path, n=2, **kwargs)
-    with pytest.raises(PatienceError, match="no player for grand-duchess"):
-        batch.run_play("grand-duchess", [], "greedy", None, 1, 2, 1, tmp_path, progress=False)
+    with pytest.raises(PatienceError, match="no player for capricieuse"):
+        batch.run_play("capricieuse", [], "greedy", None, 1, 2, 1, tmp_path, progress=False)
 
 
 # ------------------------------------------------------------------ the rng-seed rule

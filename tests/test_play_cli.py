@@ -171,7 +171,8 @@ def bad_inputs(tmp_path):
         (["play", GAME, "--strategy", "greedy", "--seed", 1, "--option", "max_moves=-3"], "must not be negative"),
         (["play", GAME, "--strategy", "greedy", "--seed", 1, "--option", "max_moves=3", "--option", "max_moves=4"],
          "given twice"),
-        (["play", "grand-duchess", "--strategy", "greedy", "--seed", 1], "no player for grand-duchess yet"),
+        (["play", "capricieuse", "--strategy", "greedy", "--seed", 1], "no player for capricieuse yet"),
+        (["play", "duchess", "--strategy", "ismcts", "--seed", 1], "strategy ismcts is not written for duchess yet"),
         (["play", "no-such-game", "--strategy", "greedy", "--seed", 1], "unknown game"),
         (["play", GAME, "colour=red", "--strategy", "greedy", "--seed", 1], "unknown variant"),
         (["play", GAME, "--strategy", "greedy"], "one of the arguments --seed --deck --deals is required"),
@@ -204,7 +205,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
 
 def test_bad_input_in_a_real_process_has_no_traceback():
     for argv in (["play", GAME, "--strategy", "clever", "--seed", "1"],
-                 ["play", "duchess", "--strategy", "random", "--deals", "2"]):
+                 ["play", "capricieuse", "--strategy", "random", "--deals", "2"]):
         p = subprocess.run([sys.executable, "-m", "solver.cli", *argv], cwd=ROOT, capture_output=True, text=True,
                            env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert p.returncode == 2 and p.stderr.count("\n") == 1 and p.stderr.startswith("patience: error: ")

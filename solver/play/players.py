@@ -12,14 +12,18 @@ from dataclasses import dataclass, field
 
 from ..errors import PatienceError
 
-PLAYABLE = ("bakers-dozen", "russian-patience")
-# the strategies each game has (Russian Patience: no ismcts yet, rollout level 1 only)
+PLAYABLE = ("bakers-dozen", "russian-patience", "grand-duchess", "parisienne", "duchess")
+# the strategies each game has (the stock games: rollout level 1 only; ismcts Baker's Dozen only, so far)
+STOCK_STRATEGIES = ("random", "eager", "greedy", "rollout", "pimc")
 GAME_STRATEGIES = {"bakers-dozen": ("random", "greedy", "rollout", "pimc", "ismcts"),
-                   "russian-patience": ("random", "greedy", "rollout", "pimc")}
+                   "russian-patience": ("random", "greedy", "rollout", "pimc"),
+                   "grand-duchess": STOCK_STRATEGIES, "parisienne": STOCK_STRATEGIES, "duchess": STOCK_STRATEGIES}
+STOCK_GAMES = ("russian-patience", "grand-duchess", "parisienne", "duchess")  # solver.play.stock_play
 
 # name -> {option: (type, default, help)}; "max_moves" is every strategy's cap on its game
 STRATEGY_OPTIONS: dict[str, dict[str, tuple]] = {
     "random": {},
+    "eager": {},
     "greedy": {},
     "rollout": {
         "level": (int, 1, "1: greedy playouts score each move; 2: level-1 rollout playouts do"),
@@ -94,13 +98,13 @@ def check_playable(game_name: str, strategy: str, options: dict | None = None) -
     if strategy not in GAME_STRATEGIES[game_name]:
         raise PatienceError(f"strategy {strategy} is not written for {game_name} yet; "
                             f"its strategies: {', '.join(GAME_STRATEGIES[game_name])}")
-    if game_name == "russian-patience" and options:
+    if game_name in STOCK_GAMES and options:
         if options.get("level", 1) != 1:
-            raise PatienceError("russian-patience has rollout level 1 only (--option level=1)")
-        from .rp_kernels import KEEP
+            raise PatienceError(f"{game_name} has rollout level 1 only (--option level=1)")
+        from .templates import KEEP
 
         if options.get("samples", 1) > KEEP:
-            raise PatienceError(f"russian-patience players keep at most {KEEP} sampled worlds: --option samples=1..{KEEP}")
+            raise PatienceError(f"{game_name} players keep at most {KEEP} sampled worlds: --option samples=1..{KEEP}")
 
 
 def prepare(game_name: str, strategy: str, announce=None) -> None:
@@ -110,12 +114,16 @@ def prepare(game_name: str, strategy: str, announce=None) -> None:
     check_playable(game_name, strategy)
     from ..cards import full_pack
 
-    if game_name == "russian-patience":
-        from . import rp_play
+    if game_name in STOCK_GAMES:
+        from . import stock_play
 
-        if announce is not None and rp_play.is_cold():
+        if announce is not None and stock_play.is_cold(game_name):
             announce(f"compiling the players for {game_name} (once)")
-        rp_play.play_fast(full_pack(2, 2), {}, strategy, parse_options(strategy, []), 0, 0, ranks=2, columns=2)
+        tiny = {"russian-patience": (2, 2, {"redeal_seed": 0}), "grand-duchess": (2, None, {}),
+                "parisienne": (2, None, {}), "duchess": (4, None, {})}[game_name]
+        ranks, columns, setup = tiny
+        stock_play.play_fast(game_name, full_pack(2 if game_name != "duchess" else 1, ranks), {}, strategy,
+                             parse_options(strategy, []), 0, ranks, columns, **setup)
         return
     from . import bd_play
 
@@ -139,6 +147,8 @@ def play_deal(game_name: str, deck, variant: dict, strategy: str, options: dict,
     check_playable(game_name, strategy, options)
     if game_name == "russian-patience":
         return _play_russian_patience(deck, variant, strategy, options, rng_seed, trace, ranks, columns, redeal_seed)
+    if game_name in STOCK_GAMES:
+        return _play_stock_game(game_name, deck, variant, strategy, options, rng_seed, trace, ranks, columns)
     columns = 13 if columns is None else columns
     from ..checker.bakers_dozen import _bakers_dozen_variant
     from ..games.bakers_dozen import move_text
@@ -189,14 +199,14 @@ class RussianPatienceView:
 def _play_russian_patience(deck, variant, strategy, options, rng_seed, trace, ranks, columns, redeal_seed):
     from ..checker import RussianPatience
     from ..games.russian_patience import move_text
-    from . import rp_play
+    from . import stock_play
 
     options = {**{k: v[1] for k, v in option_table(strategy).items()}, **options}
     t0 = time.perf_counter()
-    won, moves, decisions, stopped = rp_play.play_fast(deck, variant, strategy, options, rng_seed, redeal_seed,
-                                                       ranks, columns)
+    won, moves, decisions, stopped = stock_play.play_fast("russian-patience", deck, variant, strategy, options,
+                                                          rng_seed, ranks, columns, redeal_seed=redeal_seed)
     seconds = time.perf_counter() - t0
-    words = [_WORDS_RP.get(m) or _WORDS_RP.setdefault(m, move_text(m)) for m in moves]
+    words = [_word("russian-patience", m, move_text) for m in moves]
     seen = []
     if trace:
         game = RussianPatience(deck, variant, ranks=ranks, columns=columns, redeal_seed=redeal_seed)
@@ -208,4 +218,48 @@ def _play_russian_patience(deck, variant, strategy, options, rng_seed, trace, ra
     return PlayOutcome(won, words, decisions, stopped, seconds, seen)
 
 
-_WORDS_RP: dict[int, str] = {}
+_WORDS_GAME: dict[tuple, str] = {}
+
+
+def _word(game_name: str, m: int, move_text) -> str:
+    key = (game_name, m)
+    return _WORDS_GAME.get(key) or _WORDS_GAME.setdefault(key, move_text(m))
+
+
+@dataclass
+class KernelView:
+    """What a player saw before a move, as lines (solver.play.views)."""
+
+    text: list
+
+    def lines(self) -> list[str]:
+        return self.text
+
+
+def _play_stock_game(game_name, deck, variant, strategy, options, rng_seed, trace, ranks, columns):
+    import numpy as np
+
+    from . import stock_play
+    from .views import view_lines
+
+    game, player = stock_play.modules(game_name)
+    options = {**{k: v[1] for k, v in option_table(strategy).items()}, **options}
+    t0 = time.perf_counter()
+    won, moves, decisions, stopped = stock_play.play_fast(game_name, deck, variant, strategy, options, rng_seed,
+                                                          ranks, columns)
+    seconds = time.perf_counter() - t0
+    words = []
+    for m in moves:  # a move may be a macro of several lines (Grand Duchess transfers)
+        words.extend(_word(game_name, m, game.move_text).split("\n"))
+    seen = []
+    if trace:
+        st = game.initial_state(deck, variant, ranks, columns)
+        ost = np.zeros_like(st)
+        for m in moves:
+            player.observe(st, ost)
+            text = view_lines(game_name, ost, player)
+            seen.append(KernelView(text))
+            for _ in game.move_text(m).split("\n")[1:]:
+                seen.append(KernelView(text))  # a macro's lines share the view before it
+            game.apply_move(st, m)
+    return PlayOutcome(won, words, decisions, stopped, seconds, seen)

@@ -45,29 +45,17 @@ import numpy as np
 from numba import njit
 
 from ..games import russian_patience as rp
-from ..games.russian_patience import (C0, CAP, DEAL, DN0, H0, HASH1, HASH2, LEFT, MAXRED, NC, NR, PH1, REDEAL, ROUND,
-                                      RSEED, SN, SNAP0, SP, STK0, TO_FOUNDATION, UP0, Z1, Z_DN, Z_ROUND, Z_SALT, Z_UP,
-                                      apply_move, gen_moves, undo_move)
+from ..games.russian_patience import (C0, CAP, DEAL, DN0, H0, HASH1, HASH2, LEFT, MAX_MOVES, MAXRED, NC, NR, PH1,  # noqa: F401
+                                      REDEAL, ROUND, RSEED, SN, SNAP0, SP, STK0, TO_COLUMN, TO_FOUNDATION, UP0, Z1,
+                                      Z_DN, Z_ROUND, Z_SALT, Z_UP, apply_move, dfs, gen_moves, is_won, rehash,
+                                      undo_move)
 from ..games.zobrist import mix64
-from .bd_kernels import rng_below, rng_next, vis_has, vis_insert, vis_reset
-from .bd_policies import _best  # the first candidate with the most wins: one argmax for both games
-
-# params slots
-P_STRATEGY, P_SAMPLES, P_BUDGET, P_FULL, P_MAX_MOVES, P_ROLL_CAP = range(6)
-N_PARAMS = 8
-S_RANDOM, S_GREEDY, S_ROLLOUT, S_PIMC = range(4)
-
-KEEP = 16  # pimc and rollout keep up to this many sampled worlds at once
-# buf rows (each STATE_LEN long)
-R_OST, R_LEG, R_CAND, R_SCORE, R_PLAN, R_WS, R_G, R_GLEG, R_UNSEEN = range(9)
-R_PW = 9
-N_ROWS = R_PW + KEEP
-# visited tables: the real game, a greedy playout
-T_GAME, T_G = range(2)
-N_TABLES = 2
-
-SOLVER_WON = 1  # solver.search.dfs.WON
-DFS_LENGTH = 4  # solver.search.dfs.DFS_LENGTH
+from ..search import specialise
+from . import templates
+from .bd_kernels import rng_below, rng_next, vis_has
+from .templates import (KEEP, N_PARAMS, N_ROWS, N_TABLES, OUT_BAD, OUT_DECISIONS, OUT_MOVES,  # noqa: F401
+                        OUT_STOPPED, OUT_WON, P_BUDGET, P_FULL, P_MAX_MOVES, P_ROLL_CAP, P_SAMPLES, P_STRATEGY,
+                        R_GLEG, R_PW, S_EAGER, S_GREEDY, S_PIMC, S_RANDOM, S_ROLLOUT)
 
 
 @njit(cache=True)
@@ -185,170 +173,31 @@ def greedy_choose(st, rng, buf, keys, gens, gen, t):
 
 
 @njit(cache=True)
-def greedy_playout(world, rng, buf, keys, gens, gen, cap):
-    """Greedy plays the world to its end: 1 if it wins within ``cap`` moves."""
-    vis_reset(keys, gens, gen, T_G)
-    for _ in range(cap):
-        if world[LEFT] == 0:
-            return 1
-        vis_insert(keys, gens, gen, T_G, view_key(world))
-        m = greedy_choose(world, rng, buf, keys, gens, gen, T_G)
-        if m < 0:
-            return 0
-        apply_move(world, m)
-    return 1 if world[LEFT] == 0 else 0
-
-
-@njit(cache=True)
-def candidates(ost, rng, buf, keys, gens, gen):
-    """The moves to consider, greedy's choice first, into buf[R_CAND]; how many.  A move
-    back to a position seen in this game is left out (unless nothing else is left)."""
-    cand = buf[R_CAND]
-    leg = buf[R_LEG]
-    n = gen_moves(ost, leg, 0)
-    first = greedy_choose(ost, rng, buf, keys, gens, gen, T_GAME)
-    k = 0
-    if first >= 0:
-        cand[0] = first
-        k = 1
-    for i in range(n):
-        m = leg[i]
-        if m == first:
-            continue
-        kind = m & 3
-        if kind != DEAL and kind != REDEAL:
-            apply_move(ost, m)
-            seen = vis_has(keys, gens, gen, T_GAME, view_key(ost))
-            undo_move(ost, m)
-            if seen:
-                continue
-        cand[k] = m
-        k += 1
-    return k
-
-
-@njit(cache=True)
-def solve_world(world, budget, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx):
-    """One DFS attempt of at most ``budget`` nodes (a new table generation)."""
-    tgen[0] += 1
-    dctx[:] = 0
-    return rp.dfs(world, table, tgen[0], budget, budget, dmoves, dcount, dnxt, dscores, dpath, dctx)
-
-
-@njit(cache=True)
-def _scores(ost, params, rng, buf, keys, gens, gen, k, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx):
-    """Rollout or pimc: each candidate's wins over the same sampled worlds, the first
-    with the most wins chosen.  A candidate stops once it can neither beat nor tie the
-    best before it (a tie goes to the earlier one): the same choice, fewer playouts."""
-    cand = buf[R_CAND]
-    scores = buf[R_SCORE]
-    samples = min(params[P_SAMPLES], KEEP)
-    for j in range(samples):
-        sample_world(ost, rng, buf[R_PW + j], buf[R_UNSEEN])
-    ws = buf[R_WS]
-    pimc = params[P_STRATEGY] == S_PIMC
-    best = -1
-    for i in range(k):
-        scores[i] = 0
-        if best == samples:
-            continue
-        won = 0
-        for j in range(samples):
-            if won + samples - j <= best:
-                break
-            ws[:] = buf[R_PW + j]
-            apply_move(ws, cand[i])
-            if pimc:
-                if solve_world(ws, params[P_BUDGET], table, tgen, dmoves, dcount, dnxt, dscores, dpath,
-                               dctx) == SOLVER_WON:
-                    won += 1
-            else:
-                won += greedy_playout(ws, rng, buf, keys, gens, gen, params[P_ROLL_CAP])
-        scores[i] = won
-        if won > best:
-            best = won
-    return _best(cand, scores, k)
-
-
-@njit(cache=True)
-def choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx):
-    s = params[P_STRATEGY]
-    if s == S_RANDOM:
-        leg = buf[R_LEG]
-        n = gen_moves(ost, leg, 0)
-        return leg[rng_below(rng, n)]
-    if s == S_GREEDY:
-        return greedy_choose(ost, rng, buf, keys, gens, gen, T_GAME)
-    plan = buf[R_PLAN]  # plan[0] moves planned, plan[1] the next one's index, moves from plan[2]
-    if plan[1] < plan[0]:
-        m = plan[2 + plan[1]]
-        leg = buf[R_LEG]
-        n = gen_moves(ost, leg, 0)
+def eager_choose(st, rng, buf):
+    """The casual player: an outside card home the moment it can go (up before down),
+    else ``deal``; in free play the first card home, else the first move onto a column,
+    else ``redeal``; -1 when nothing is left."""
+    leg = buf[R_GLEG]
+    n = gen_moves(st, leg, 0)
+    for kind in (TO_FOUNDATION, DEAL, TO_COLUMN, REDEAL):
         for i in range(n):
-            if leg[i] == m:
-                plan[1] += 1
-                return m
-        plan[0] = 0
-        plan[1] = 0
-    k = candidates(ost, rng, buf, keys, gens, gen)
-    if k <= 1:
-        return buf[R_CAND, 0] if k == 1 else -1
-    if s == S_PIMC and not hidden(ost):
-        # every card is known and no redeal is left: the solver's answer is the player's
-        ws = buf[R_WS]
-        ws[:] = ost
-        rp.rehash(ws)
-        if solve_world(ws, params[P_FULL], table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx) == SOLVER_WON:
-            length = dctx[DFS_LENGTH]
-            if 0 < length <= plan.shape[0] - 2:
-                for i in range(length):
-                    plan[2 + i] = dpath[i]
-                plan[0] = length
-                plan[1] = 1
-                return plan[2]
-    return _scores(ost, params, rng, buf, keys, gens, gen, k, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx)
-
-
-OUT_WON, OUT_MOVES, OUT_DECISIONS, OUT_STOPPED, OUT_BAD = range(5)
+            if leg[i] & 3 == kind:
+                return leg[i]
+    return -1
 
 
 @njit(cache=True)
-def play(st, params, rng, moves_out, out, buf, keys, gens, gen, table, tgen, dmoves, dcount, dnxt, dscores, dpath,
-         dctx):
-    """The referee: one game; moves into moves_out, (won, moves, decisions, stopped, bad
-    move) into out.  The strategy gets the view ``observe`` makes and nothing else."""
-    ost = buf[R_OST]
-    leg = np.zeros(rp.MAX_MOVES, dtype=np.int64)
-    buf[R_PLAN, 0] = 0
-    buf[R_PLAN, 1] = 0
-    vis_reset(keys, gens, gen, T_GAME)
-    out[:] = 0
-    n = 0
-    cap = min(params[P_MAX_MOVES], moves_out.shape[0])
-    while st[LEFT] > 0:
-        nl = gen_moves(st, leg, 0)
-        if nl == 0:
-            break
-        if n >= cap:
-            out[OUT_STOPPED] = 1
-            break
-        if nl > 1:
-            out[OUT_DECISIONS] += 1
-        observe(st, ost)
-        vis_insert(keys, gens, gen, T_GAME, view_key(ost))
-        m = choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx)
-        if m < 0:
-            break  # the player gives up
-        ok = False
-        for i in range(nl):
-            if leg[i] == m:
-                ok = True
-        if not ok:
-            out[OUT_BAD] = 1
-            moves_out[n] = m
-            break
-        apply_move(st, m)
-        moves_out[n] = m
-        n += 1
-    out[OUT_WON] = 1 if st[LEFT] == 0 else 0
-    out[OUT_MOVES] = n
+def opaque(st, m):
+    """Only ``deal`` and ``redeal`` show cards (or a shuffle) the player has not seen."""
+    return m & 3 == DEAL or m & 3 == REDEAL
+
+
+@njit(cache=True)
+def true_move(st, m):
+    """A move on the view is the truth's move: no move names a card still unseen."""
+    return m
+
+
+FULL_RETRY = True  # free play is short: a failed full search is tried again at every decision
+
+specialise(globals(), templates.TEMPLATES, templates.HELPERS)  # the referee and the strategies
