@@ -16,6 +16,7 @@ for step in 1 2 3 4 5; do
   for g in grand-duchess parisienne duchess; do
     run $g --strategy rollout --deals $((step * 2000))
     run $g --strategy pimc --deals $((step * 400))
+    run $g --strategy ismcts --deals $((step * 400))
   done
 done
 # what two redeals instead of three cost the best player

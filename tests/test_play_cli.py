@@ -172,7 +172,7 @@ def bad_inputs(tmp_path):
         (["play", GAME, "--strategy", "greedy", "--seed", 1, "--option", "max_moves=3", "--option", "max_moves=4"],
          "given twice"),
         (["play", "capricieuse", "--strategy", "greedy", "--seed", 1], "no player for capricieuse yet"),
-        (["play", "duchess", "--strategy", "ismcts", "--seed", 1], "strategy ismcts is not written for duchess yet"),
+        (["play", "duchess", "--strategy", "rollout", "--option", "level=2", "--seed", 1], "duchess has rollout level 1 only"),
         (["play", "no-such-game", "--strategy", "greedy", "--seed", 1], "unknown game"),
         (["play", GAME, "colour=red", "--strategy", "greedy", "--seed", 1], "unknown variant"),
         (["play", GAME, "--strategy", "greedy"], "one of the arguments --seed --deck --deals is required"),

@@ -34,7 +34,7 @@ from test_play_bakers_dozen import chi_square, wilson_hilferty  # noqa: E402
 GAME = "russian-patience"
 STRATEGIES = GAME_STRATEGIES[GAME]
 CHEAP = {"random": ["max_moves=400"], "greedy": [], "rollout": ["samples=2", "playout_cap=200"],
-         "pimc": ["samples=2", "budget=60", "full_budget=5000"]}
+         "pimc": ["samples=2", "budget=60", "full_budget=5000"], "ismcts": ["iterations=8", "playout_cap=200"]}
 
 
 def test_every_strategy_has_cheap_test_options():

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from ..errors import PatienceError
 
 PLAYABLE = ("bakers-dozen", "russian-patience", "grand-duchess", "parisienne", "duchess")
-# the strategies each game has (the stock games: rollout level 1 only; ismcts Baker's Dozen only, so far)
-STOCK_STRATEGIES = ("random", "eager", "greedy", "rollout", "pimc")
+# the strategies each game has (the stock games: rollout level 1 only)
+STOCK_STRATEGIES = ("random", "eager", "greedy", "rollout", "pimc", "ismcts")
 GAME_STRATEGIES = {"bakers-dozen": ("random", "greedy", "rollout", "pimc", "ismcts"),
-                   "russian-patience": ("random", "greedy", "rollout", "pimc"),
+                   "russian-patience": ("random", "greedy", "rollout", "pimc", "ismcts"),
                    "grand-duchess": STOCK_STRATEGIES, "parisienne": STOCK_STRATEGIES, "duchess": STOCK_STRATEGIES}
 STOCK_GAMES = ("russian-patience", "grand-duchess", "parisienne", "duchess")  # solver.play.stock_play
 

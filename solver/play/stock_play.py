@@ -15,7 +15,7 @@ from . import templates as T
 
 DFS_DEPTH = 1000  # the solver's depth limit inside a player (a win takes a few hundred moves)
 STRATEGY_IDS = {"random": T.S_RANDOM, "greedy": T.S_GREEDY, "rollout": T.S_ROLLOUT, "pimc": T.S_PIMC,
-                "eager": T.S_EAGER}
+                "eager": T.S_EAGER, "ismcts": T.S_ISMCTS}
 # game -> (its kernel module, its player module) under solver.games / solver.play
 MODULES = {"russian-patience": ("russian_patience", "rp_kernels"),
            "grand-duchess": ("grand_duchess", "gd_kernels"),
@@ -44,12 +44,15 @@ class PlayWork:
         self.moves = np.zeros(4096, dtype=np.int64)
         self.out = np.zeros(5, dtype=np.int64)
         self.rng = np.zeros(1, dtype=np.uint64)
+        self.tree_ints = np.zeros((8, T.TREE_SIZE), dtype=np.int64)
+        self.tree_floats = np.zeros((1, T.TREE_SIZE), dtype=np.float64)  # edge value sums
 
     def run(self, st, params, rng_seed: int):
         self.rng[0] = np.uint64(rng_seed % (1 << 64))
         d = self.dfs
         self.player.play(st, params, self.rng, self.moves, self.out, self.buf, self.keys, self.gens, self.gen,
-                         self.table, self.tgen, d.moves, d.count, d.nxt, d.scores, d.path, d.ctx)
+                         self.table, self.tgen, d.moves, d.count, d.nxt, d.scores, d.path, d.ctx, self.tree_ints,
+                         self.tree_floats)
         return self.out.copy(), self.moves[: self.out[T.OUT_MOVES] + self.out[T.OUT_BAD]].copy()
 
 
@@ -70,6 +73,8 @@ def params_for(strategy: str, options: dict) -> np.ndarray:
     p[T.P_BUDGET] = options.get("budget", 1)
     p[T.P_FULL] = options.get("full_budget", 1)
     p[T.P_ROLL_CAP] = options.get("playout_cap", 400)
+    p[T.P_ITERS] = options.get("iterations", 1)
+    p[T.P_EXPLORE] = int(round(options.get("explore", 0.7) * 1000))
     return p
 
 

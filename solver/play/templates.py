@@ -36,6 +36,9 @@ Strategies (``params`` slots ``P_*``; docs/PLAYERS.md has the user's view):
 - greedy (``greedy_choose``).
 - rollout (level 1, ``P_SAMPLES`` worlds): each candidate scored by greedy playouts to
   the end in the same sampled worlds; the move winning most often, ties to greedy's.
+- ismcts (``P_ITERS`` iterations, ``P_EXPLORE``, ``P_ROLL_CAP``): information-set
+  Monte Carlo tree search (``ismcts_choose``); once nothing is hidden, the full search
+  as pimc.
 - pimc (``P_SAMPLES`` worlds, ``P_BUDGET`` nodes): each candidate scored by the worlds
   the game's DFS wins after it within its budget; ties to greedy's.  Once nothing is
   hidden one search of ``P_FULL`` nodes and, if it wins, its solution is played out;
@@ -47,31 +50,43 @@ The simulations run on sampled worlds, never on the truth; a simulated greedy pl
 reads there only what a player would see (``greedy_choose``'s contract).
 """
 
+import math
+
 import numpy as np
 
 from .bd_kernels import rng_below, vis_has, vis_insert, vis_reset
 from .bd_policies import _best  # the first candidate with the most wins: one argmax for every game
 
 # params slots
-P_STRATEGY, P_SAMPLES, P_BUDGET, P_FULL, P_MAX_MOVES, P_ROLL_CAP = range(6)
+P_STRATEGY, P_SAMPLES, P_BUDGET, P_FULL, P_MAX_MOVES, P_ROLL_CAP, P_ITERS, P_EXPLORE = range(8)
 N_PARAMS = 8
-S_RANDOM, S_GREEDY, S_ROLLOUT, S_PIMC, S_EAGER = range(5)
+S_RANDOM, S_GREEDY, S_ROLLOUT, S_PIMC, S_EAGER, S_ISMCTS = range(6)
 
 KEEP = 16  # pimc and rollout keep up to this many sampled worlds at once
 # buf rows (each STATE_LEN long)
 R_OST, R_LEG, R_CAND, R_SCORE, R_PLAN, R_WS, R_G, R_GLEG, R_UNSEEN = range(9)
 R_PW = 9
-N_ROWS = R_PW + KEEP
-# visited tables: the real game, a greedy playout
-T_GAME, T_G = range(2)
-N_TABLES = 2
+# ismcts: the iteration's world, its view, a node's candidates, the path's edges and nodes
+R_TW = R_PW + KEEP
+R_TV, R_TM, R_TPATH, R_TPNODE = R_TW + 1, R_TW + 2, R_TW + 3, R_TW + 4
+N_ROWS = R_TW + 5
+# visited tables: the real game, a greedy playout, an ismcts iteration
+T_GAME, T_G, T_TREE = range(3)
+N_TABLES = 3
+# ismcts tree rows (ints): node visits, first edge (-1: not expanded), edge count, the key
+# of the view that identifies the node, next sibling; edge move, edge visits, first child
+N_VISITS, N_EDGE0, N_NEDGES, N_VIEW, N_SIBLING, E_MOVE, E_VISITS, E_CHILD = range(8)
+TREE_SIZE = 1 << 16
 
 SOLVER_WON = 1  # solver.search.dfs.WON
 DFS_LENGTH = 4  # solver.search.dfs.DFS_LENGTH
 OUT_WON, OUT_MOVES, OUT_DECISIONS, OUT_STOPPED, OUT_BAD = range(5)
 
 HELPERS = {
-    "np": np, "rng_below": rng_below, "vis_has": vis_has, "vis_insert": vis_insert, "vis_reset": vis_reset,
+    "np": np, "math": math, "P_ITERS": P_ITERS, "P_EXPLORE": P_EXPLORE, "S_ISMCTS": S_ISMCTS, "R_TW": R_TW,
+    "R_TV": R_TV, "R_TM": R_TM, "R_TPATH": R_TPATH, "R_TPNODE": R_TPNODE, "T_TREE": T_TREE, "N_VISITS": N_VISITS,
+    "N_EDGE0": N_EDGE0, "N_NEDGES": N_NEDGES, "N_VIEW": N_VIEW, "N_SIBLING": N_SIBLING, "E_MOVE": E_MOVE,
+    "E_VISITS": E_VISITS, "E_CHILD": E_CHILD, "rng_below": rng_below, "vis_has": vis_has, "vis_insert": vis_insert, "vis_reset": vis_reset,
     "_best": _best, "P_STRATEGY": P_STRATEGY, "P_SAMPLES": P_SAMPLES, "P_BUDGET": P_BUDGET, "P_FULL": P_FULL,
     "P_MAX_MOVES": P_MAX_MOVES, "P_ROLL_CAP": P_ROLL_CAP, "S_RANDOM": S_RANDOM, "S_GREEDY": S_GREEDY,
     "S_ROLLOUT": S_ROLLOUT, "S_PIMC": S_PIMC, "S_EAGER": S_EAGER, "KEEP": KEEP, "R_OST": R_OST, "R_LEG": R_LEG,
@@ -98,10 +113,15 @@ def greedy_playout(world, rng, buf, keys, gens, gen, cap):
 def candidates(ost, rng, buf, keys, gens, gen):
     """The moves to consider, greedy's choice first, into buf[R_CAND]; how many.  A move
     back to a position seen in this game is left out (unless nothing else is left)."""
-    cand = buf[R_CAND]
+    return candidates_in(ost, rng, buf, keys, gens, gen, T_GAME, R_CAND)
+
+
+def candidates_in(ost, rng, buf, keys, gens, gen, t, row):
+    """``candidates`` against visited table t, into buf[row]."""
+    cand = buf[row]
     leg = buf[R_LEG]
     n = gen_moves(ost, leg, 0)
-    first = greedy_choose(ost, rng, buf, keys, gens, gen, T_GAME)
+    first = greedy_choose(ost, rng, buf, keys, gens, gen, t)
     k = 0
     if first >= 0:
         cand[0] = first
@@ -112,7 +132,7 @@ def candidates(ost, rng, buf, keys, gens, gen):
             continue
         if not opaque(ost, m):
             apply_move(ost, m)
-            seen = vis_has(keys, gens, gen, T_GAME, view_key(ost))
+            seen = vis_has(keys, gens, gen, t, view_key(ost))
             undo_move(ost, m)
             if seen:
                 continue
@@ -170,7 +190,122 @@ def _scores(ost, params, rng, buf, keys, gens, gen, k, table, tgen, dmoves, dcou
     return _best(cand, scores, k)
 
 
-def choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx):
+def _new_node(ti, i, view):
+    ti[N_VISITS, i] = 0
+    ti[N_EDGE0, i] = -1
+    ti[N_NEDGES, i] = 0
+    ti[N_VIEW, i] = view
+    ti[N_SIBLING, i] = -1
+
+
+def ismcts_choose(ost, params, rng, buf, keys, gens, gen, k, ti, tf):
+    """Information-set MCTS over the k candidates in buf[R_CAND] (docs/PLAYERS.md): a
+    node is what the player sees (its view key), so a choice at a node is one choice for
+    every world that looks the same there, and what a deal brings picks the child with
+    its exact conditional probability, the world having been drawn by the exact sampler
+    at the root.  UCB1 (``P_EXPLORE`` / 1000), untried moves first in greedy's order,
+    one node added per iteration, leaves valued by greedy playouts (which read only what
+    a player sees); the root's most visited move."""
+    cand = buf[R_CAND]
+    size = ti.shape[1]
+    explore = params[P_EXPLORE] / 1000.0
+    cap = params[P_ROLL_CAP]
+    _new_node(ti, 0, 0)
+    ti[N_EDGE0, 0] = 0
+    ti[N_NEDGES, 0] = k
+    for e in range(k):
+        ti[E_MOVE, e] = cand[e]
+        ti[E_VISITS, e] = 0
+        ti[E_CHILD, e] = -1
+        tf[0, e] = 0.0
+    nodes = 1
+    edges = k
+    world = buf[R_TW]
+    wv = buf[R_TV]
+    path = buf[R_TPATH]
+    pnode = buf[R_TPNODE]
+    for _ in range(params[P_ITERS]):
+        sample_world(ost, rng, world, buf[R_UNSEEN])
+        vis_reset(keys, gens, gen, T_TREE)
+        vis_insert(keys, gens, gen, T_TREE, view_key(world))
+        node = 0
+        plen = 0
+        value = 0.0
+        while True:
+            if is_won(world):
+                value = 1.0
+                break
+            if ti[N_EDGE0, node] < 0:
+                observe(world, wv)  # the node's moves are those a player sees there
+                kk = candidates_in(wv, rng, buf, keys, gens, gen, T_TREE, R_TM)
+                if kk == 0:
+                    ti[N_EDGE0, node] = edges
+                    value = 0.0
+                    break
+                if edges + kk <= size:
+                    ti[N_EDGE0, node] = edges
+                    ti[N_NEDGES, node] = kk
+                    for j in range(kk):
+                        e = edges + j
+                        ti[E_MOVE, e] = buf[R_TM, j]
+                        ti[E_VISITS, e] = 0
+                        ti[E_CHILD, e] = -1
+                        tf[0, e] = 0.0
+                    edges += kk
+                value = float(greedy_playout(world, rng, buf, keys, gens, gen, cap))
+                break
+            e0 = ti[N_EDGE0, node]
+            ne = ti[N_NEDGES, node]
+            if ne == 0:
+                value = 0.0
+                break
+            best = -1
+            best_v = -1.0
+            log_n = math.log(ti[N_VISITS, node] + 1.0)
+            for e in range(e0, e0 + ne):
+                n_e = ti[E_VISITS, e]
+                if n_e == 0:
+                    best = e
+                    break
+                v = tf[0, e] / n_e + explore * math.sqrt(log_n / n_e)
+                if v > best_v:
+                    best_v = v
+                    best = e
+            apply_move(world, true_move(world, ti[E_MOVE, best]))
+            code = np.int64(view_key(world))
+            path[plen] = best
+            pnode[plen] = node
+            plen += 1
+            child = ti[E_CHILD, best]
+            while child >= 0 and ti[N_VIEW, child] != code:
+                child = ti[N_SIBLING, child]
+            if child < 0:
+                if nodes >= size:
+                    value = float(greedy_playout(world, rng, buf, keys, gens, gen, cap))
+                    break
+                child = nodes
+                nodes += 1
+                _new_node(ti, child, code)
+                ti[N_SIBLING, child] = ti[E_CHILD, best]
+                ti[E_CHILD, best] = child
+            node = child
+            vis_insert(keys, gens, gen, T_TREE, view_key(world))
+            if plen >= cap or plen >= path.shape[0]:
+                break
+        ti[N_VISITS, node] += 1
+        for i in range(plen):
+            e = path[i]
+            ti[E_VISITS, e] += 1
+            tf[0, e] += value
+            ti[N_VISITS, pnode[i]] += 1
+    best = 0
+    for e in range(1, k):
+        if ti[E_VISITS, e] > ti[E_VISITS, best]:
+            best = e
+    return ti[E_MOVE, best]
+
+
+def choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx, ti, tf):
     s = params[P_STRATEGY]
     if s == S_RANDOM:
         leg = buf[R_LEG]
@@ -195,7 +330,7 @@ def choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, 
     if k <= 1:
         return buf[R_CAND, 0] if k == 1 else -1
     failed = plan.shape[0] - 1  # plan[failed]: a full search of this game has failed
-    if s == S_PIMC and not hidden(ost) and (FULL_RETRY or plan[failed] == 0):
+    if (s == S_PIMC or s == S_ISMCTS) and not hidden(ost) and (FULL_RETRY or plan[failed] == 0):
         # every card is known and nothing is left to chance: the solver's answer is the player's
         ws = buf[R_WS]
         ws[:] = ost
@@ -209,11 +344,13 @@ def choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, 
                 plan[1] = 1
                 return plan[2]
         plan[failed] = 1
+    if s == S_ISMCTS:
+        return ismcts_choose(ost, params, rng, buf, keys, gens, gen, k, ti, tf)
     return _scores(ost, params, rng, buf, keys, gens, gen, k, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx)
 
 
 def play(st, params, rng, moves_out, out, buf, keys, gens, gen, table, tgen, dmoves, dcount, dnxt, dscores, dpath,
-         dctx):
+         dctx, ti, tf):
     """The referee: one game; moves into moves_out, (won, moves, decisions, stopped, bad
     move) into out.  The strategy gets the view ``observe`` makes and nothing else; the
     move it names is checked against the truth's own moves before it is made."""
@@ -237,7 +374,8 @@ def play(st, params, rng, moves_out, out, buf, keys, gens, gen, table, tgen, dmo
             out[OUT_DECISIONS] += 1
         observe(st, ost)
         vis_insert(keys, gens, gen, T_GAME, view_key(ost))
-        m = choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx)
+        m = choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx,
+                   ti, tf)
         if m < 0:
             break  # the player gives up
         m = true_move(st, m)
@@ -256,4 +394,4 @@ def play(st, params, rng, moves_out, out, buf, keys, gens, gen, table, tgen, dmo
     out[OUT_MOVES] = n
 
 
-TEMPLATES = (greedy_playout, candidates, solve_world, _scores, choose, play)
+TEMPLATES = (greedy_playout, candidates, candidates_in, solve_world, _scores, _new_node, ismcts_choose, choose, play)
