@@ -488,6 +488,12 @@ def cmd_report(args, out) -> int:
             print(file=out)
         print(played.read_text(), end="", file=out)
         print(f"report: {played}", file=out)
+        from .batch.hidden_report import write_hidden_report
+
+        command = " ".join([PROG, "report", args.game] + (["--publish"] if args.publish else
+                                                           (["--out", args.out] if args.out else [])))
+        every = write_hidden_report(folder, command)  # every game with hidden information, one page
+        print(f"report: {every}", file=out)
     if md is None and played is None:
         raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
     return 0

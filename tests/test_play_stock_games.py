@@ -367,3 +367,36 @@ def test_players_on_reduced_deals_and_every_variant():
                     deck = seeded_deck(seed, packs, ranks=ranks)
                     r = play_deal(name, deck, variant, strategy, options, seed, ranks=ranks)
                     assert replay(name, variant, deck, r.moves, ranks=ranks).won == r.won
+
+
+def test_the_hidden_information_page_sets_each_games_best_beside_its_casual_player(tmp_path):
+    from solver.batch import run_play
+    from solver.batch.hidden_report import hidden_table, write_hidden_report
+
+    assert write_hidden_report(tmp_path) is None  # nothing run yet: nothing written
+    for strategy, words in (("eager", []), ("rollout", CHEAP["rollout"])):
+        run_play("grand-duchess", [], strategy, parse_options(strategy, words), 1, 6, 1, tmp_path, progress=False)
+    md = write_hidden_report(tmp_path, "test")
+    table = hidden_table(tmp_path)
+    assert list(table["game"]) == ["grand-duchess"] and table["casual"][0] == "eager"
+    assert table["best"][0].split()[0] in ("eager", "rollout") and table["best_deals"][0] == 6
+    assert "| Grand Duchess | `standard` |" in md.read_text() and (tmp_path / "hidden-information.png").exists()
+
+
+def test_the_duchess_ceiling_bounds_every_strategy_and_is_bounded_by_the_thoughtful_value():
+    """Reduced Duchess (5 ranks: a stock of 4, 24 worlds a deal): no strategy's exact value
+    exceeds the optimum, the optimum does not exceed the thoughtful value, and the
+    values are not all equal (random loses some worlds), so the comparison has teeth."""
+    from solver.play import stock_exact as E
+
+    below = 0
+    for seed in (1, 2, 3):
+        deck = [int(c) for c in seeded_deck(seed, 1, ranks=5)]
+        for variant in ({"redeals": 0}, {}):
+            opt, views = E.optimal_value(deck, variant, 5)
+            assert views > 0 and opt <= E.thoughtful_value(deck, variant, 5)
+            for strategy in STRATEGIES:
+                value = E.strategy_value(deck, variant, 5, strategy, parse_options(strategy, CHEAP[strategy]), seed)
+                assert value <= opt, (seed, variant, strategy)
+                below += value < opt
+    assert below > 0

@@ -8,6 +8,7 @@ the report.
     plot    winrates.png
     play         ``run_play``: a strategy over the seeds (``patience play --deals``), its rows
     play_report  strategies.csv / .md / .png: the strategy ladder beside the thoughtful bounds
+    hidden_report  hidden-information.md / .csv / .png: every hidden-information game's best player
 """
 
 from .paths import DEFAULT_OUT, GAME_TITLES, game_title, report_folder, variant_folder

@@ -53,6 +53,14 @@ def rng_below(rng, n):
     return k if k < n else n - 1
 
 
+@njit(cache=True)
+def shuffle_prefix(a, n, rng):
+    """Fisher-Yates over a[:n] with the stream rng (every order equally likely)."""
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        a[i], a[j] = a[j], a[i]
+
+
 # --------------------------------------------------------------------------- referee
 
 

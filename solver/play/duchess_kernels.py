@@ -45,7 +45,7 @@ from ..games.duchess import (BASE, HASH1, HASH2, KIND_COLUMN, KIND_DEAL, KIND_FO
                              dfs, gen_moves, is_won, rehash, undo_move)
 from ..search import specialise
 from . import templates
-from .bd_kernels import rng_below, vis_has
+from .bd_kernels import rng_below, shuffle_prefix
 from .templates import R_GLEG
 
 HIDC = 63  # a stock card the player has not seen (moves hold a card in 6 bits)
@@ -135,9 +135,7 @@ def sample_world(ost, rng, world, scratch):
     distribution (module docstring), keys computed."""
     world[:] = ost
     n = unseen_cards(ost, scratch)
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        scratch[i], scratch[j] = scratch[j], scratch[i]
+    shuffle_prefix(scratch, n, rng)
     for i in range(n):
         world[TAL0 + world[TK] + i] = scratch[i]
     rehash(world)
@@ -172,14 +170,24 @@ def looks(st):
 
 
 @njit(cache=True)
+def weighed(st, m):
+    """Greedy weighs every move but a deal, a redeal and a space filled from the unseen stock."""
+    kind = m & 7
+    return kind != KIND_DEAL and kind != KIND_REDEAL and not opaque(st, m)
+
+
+@njit(cache=True)
+def greedy_score(st):
+    return looks(st)
+
+
+@njit(cache=True)
 def greedy_choose(st, rng, buf, keys, gens, gen, t):
     """Greedy's move (module docstring) on a view or a world, or -1."""
     leg = buf[R_GLEG]
     n = gen_moves(st, leg, 0)
     now = looks(st)
-    best = np.int64(1) << 60
-    choice = -1
-    ties = 0
+    choice, best = best_move(st, rng, buf, keys, gens, gen, t, leg, n)
     deal = -1
     fill = -1
     redeal = -1
@@ -188,27 +196,10 @@ def greedy_choose(st, rng, buf, keys, gens, gen, t):
         kind = m & 7
         if kind == KIND_DEAL:
             deal = m
-            continue
-        if kind == KIND_REDEAL:
+        elif kind == KIND_REDEAL:
             redeal = m
-            continue
-        if opaque(st, m):
+        elif opaque(st, m):
             fill = m
-            continue
-        apply_move(st, m)
-        seen = vis_has(keys, gens, gen, t, view_key(st))
-        s = looks(st)
-        undo_move(st, m)
-        if seen:
-            continue
-        if s < best:
-            best = s
-            choice = m
-            ties = 1
-        elif s == best:
-            ties += 1
-            if rng_below(rng, ties) == 0:
-                choice = m
     if choice >= 0 and best < now:
         return choice
     if deal >= 0:

@@ -45,7 +45,7 @@ from ..games.grand_duchess import (DN0, H0, HASH1, HASH2, K0, KIND_DEAL, MAX_MOV
                                    dfs, gen_moves, is_won, rehash, undo_move)
 from ..search import specialise
 from . import templates
-from .bd_kernels import rng_below, vis_has
+from .bd_kernels import shuffle_prefix
 from .templates import R_GLEG
 
 HID = -1  # a card the player has not seen
@@ -157,9 +157,7 @@ def sample_world(ost, rng, world, scratch):
         rehash(world)
         return
     n = unseen_cards(ost, scratch)
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        scratch[i], scratch[j] = scratch[j], scratch[i]
+    shuffle_prefix(scratch, n, rng)
     fill_world(world, scratch)
 
 
@@ -168,31 +166,24 @@ def greedy_choose(st, rng, buf, keys, gens, gen, t):
     """Greedy's move (module docstring) on a view or a world, or -1."""
     leg = buf[R_GLEG]
     n = gen_moves(st, leg, 0)
-    best = np.int64(1) << 60
-    choice = -1
-    ties = 0
-    other = -1
+    choice, _ = best_move(st, rng, buf, keys, gens, gen, t, leg, n)
+    if choice >= 0:
+        return choice
     for i in range(n):
-        m = leg[i]
-        kind = m & 3
-        if kind == KIND_DEAL or kind == REDEAL:
-            other = m  # gen_moves offers at most one of the two
-            continue
-        apply_move(st, m)
-        seen = vis_has(keys, gens, gen, t, view_key(st))
-        s = gd.score(st)
-        undo_move(st, m)
-        if seen:
-            continue
-        if s < best:
-            best = s
-            choice = m
-            ties = 1
-        elif s == best:
-            ties += 1
-            if rng_below(rng, ties) == 0:
-                choice = m
-    return choice if choice >= 0 else other
+        if not weighed(st, leg[i]):
+            return leg[i]  # gen_moves offers at most one deal or redeal
+    return -1
+
+
+@njit(cache=True)
+def weighed(st, m):
+    """Greedy weighs the plays, not a deal or a redeal."""
+    return m & 3 != KIND_DEAL and m & 3 != REDEAL
+
+
+@njit(cache=True)
+def greedy_score(st):
+    return gd.score(st)
 
 
 @njit(cache=True)

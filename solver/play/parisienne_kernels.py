@@ -34,9 +34,9 @@ from numba import njit
 from ..games.grand_duchess import K0, MAX_MOVES, NR, SN, SP, apply_move, dfs, gen_moves, is_won, rehash, undo_move  # noqa: F401
 from ..search import specialise
 from . import templates
-from .bd_kernels import rng_below, rng_next
-from .gd_kernels import (FULL_RETRY, eager_choose, fill_world, greedy_choose, hidden, hidden_position, observe,  # noqa: F401
-                         opaque, true_move, unseen_cards, view_key)
+from .bd_kernels import rng_next, shuffle_prefix
+from .gd_kernels import (FULL_RETRY, eager_choose, fill_world, greedy_choose, greedy_score, hidden,  # noqa: F401
+                         hidden_position, observe, opaque, true_move, unseen_cards, view_key, weighed)
 
 
 @njit(cache=True)
@@ -78,13 +78,6 @@ def _uniform(rng):
 
 
 @njit(cache=True)
-def _shuffle(a, n, rng):
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        a[i], a[j] = a[j], a[i]
-
-
-@njit(cache=True)
 def sample_world(ost, rng, world, scratch):
     """A world consistent with the view ``ost``, drawn from the exact conditional
     distribution (module docstring), keys computed."""
@@ -105,8 +98,8 @@ def sample_world(ost, rng, world, scratch):
         else:
             others[o] = scratch[i]
             o += 1
-    _shuffle(specials, m, rng)
-    _shuffle(others, o, rng)
+    shuffle_prefix(specials, m, rng)
+    shuffle_prefix(others, o, rng)
     w, seen_before = special_weights(ost, m)
     u = 0
     k = 0

@@ -52,7 +52,7 @@ from ..games.russian_patience import (C0, CAP, DEAL, DN0, H0, HASH1, HASH2, LEFT
 from ..games.zobrist import mix64
 from ..search import specialise
 from . import templates
-from .bd_kernels import rng_below, rng_next, vis_has
+from .bd_kernels import rng_next, shuffle_prefix
 from .templates import (KEEP, N_PARAMS, N_ROWS, N_TABLES, OUT_BAD, OUT_DECISIONS, OUT_MOVES,  # noqa: F401
                         OUT_STOPPED, OUT_WON, P_BUDGET, P_FULL, P_MAX_MOVES, P_ROLL_CAP, P_SAMPLES, P_STRATEGY,
                         R_GLEG, R_PW, S_EAGER, S_GREEDY, S_PIMC, S_RANDOM, S_ROLLOUT)
@@ -118,9 +118,7 @@ def sample_world(ost, rng, world, scratch):
     distribution (module docstring), keys computed."""
     world[:] = ost
     n = unseen_cards(ost, scratch)
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        scratch[i], scratch[j] = scratch[j], scratch[i]
+    shuffle_prefix(scratch, n, rng)
     sp = ost[SP]
     for i in range(n):
         world[STK0 + sp + i] = scratch[i]
@@ -144,32 +142,24 @@ def greedy_choose(st, rng, buf, keys, gens, gen, t):
             if leg[i] & 3 == DEAL:
                 return leg[i]
         return -1
-    best = np.int64(1) << 60
-    choice = -1
-    ties = 0
-    redeal = -1
+    choice, _ = best_move(st, rng, buf, keys, gens, gen, t, leg, n)
+    if choice >= 0:
+        return choice
     for i in range(n):
-        m = leg[i]
-        if m & 3 == REDEAL:
-            redeal = m
-            continue
-        apply_move(st, m)
-        seen = vis_has(keys, gens, gen, t, view_key(st))
-        s = rp.score(st)
-        undo_move(st, m)
-        if seen:
-            continue
-        if s < best:
-            best = s
-            choice = m
-            ties = 1
-        elif s == best:
-            ties += 1
-            if rng_below(rng, ties) == 0:
-                choice = m
-    if choice < 0:
-        return redeal
-    return choice
+        if leg[i] & 3 == REDEAL:
+            return leg[i]
+    return -1
+
+
+@njit(cache=True)
+def weighed(st, m):
+    """Greedy weighs every move of free play but ``redeal``."""
+    return m & 3 != REDEAL
+
+
+@njit(cache=True)
+def greedy_score(st):
+    return rp.score(st)
 
 
 @njit(cache=True)

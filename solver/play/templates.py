@@ -26,7 +26,9 @@ What a player module defines first:
   as filling a space from the stock does in Duchess);
 - ``greedy_choose(st, rng, buf, keys, gens, gen, t)`` and ``eager_choose(st, rng, buf)``:
   the rules of thumb (greedy: never back to a position in visited table t), each
-  reading only what a player sees even on a world, or -1 to give up.
+  reading only what a player sees even on a world, or -1 to give up; greedy weighs
+  moves with ``best_move`` (below), over the game's ``weighed(st, m)`` (the moves it
+  weighs) and ``greedy_score(st)`` (lower is better).
 
 Strategies (``params`` slots ``P_*``; docs/PLAYERS.md has the user's view):
 
@@ -94,6 +96,34 @@ HELPERS = {
     "T_GAME": T_GAME, "T_G": T_G, "SOLVER_WON": SOLVER_WON, "DFS_LENGTH": DFS_LENGTH, "OUT_WON": OUT_WON,
     "OUT_MOVES": OUT_MOVES, "OUT_DECISIONS": OUT_DECISIONS, "OUT_STOPPED": OUT_STOPPED, "OUT_BAD": OUT_BAD,
 }
+
+
+def best_move(st, rng, buf, keys, gens, gen, t, leg, n):
+    """Greedy's weighing: among the moves leg[:n] that ``weighed`` says greedy weighs,
+    the one after which ``greedy_score`` is lowest, ties to the random stream, never one
+    back to a position seen in visited table t: (the move or -1, its score)."""
+    best = np.int64(1) << 60
+    choice = -1
+    ties = 0
+    for i in range(n):
+        m = leg[i]
+        if not weighed(st, m):
+            continue
+        apply_move(st, m)
+        seen = vis_has(keys, gens, gen, t, view_key(st))
+        s = greedy_score(st)
+        undo_move(st, m)
+        if seen:
+            continue
+        if s < best:
+            best = s
+            choice = m
+            ties = 1
+        elif s == best:
+            ties += 1
+            if rng_below(rng, ties) == 0:
+                choice = m
+    return choice, best
 
 
 def greedy_playout(world, rng, buf, keys, gens, gen, cap):
@@ -394,4 +424,4 @@ def play(st, params, rng, moves_out, out, buf, keys, gens, gen, table, tgen, dmo
     out[OUT_MOVES] = n
 
 
-TEMPLATES = (greedy_playout, candidates, candidates_in, solve_world, _scores, _new_node, ismcts_choose, choose, play)
+TEMPLATES = (best_move, greedy_playout, candidates, candidates_in, solve_world, _scores, _new_node, ismcts_choose, choose, play)
