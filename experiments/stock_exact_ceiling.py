@@ -29,6 +29,8 @@ def main(argv=None) -> int:
     ap.add_argument("--redeals", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--write", help="also write the table as markdown to this file")
     args = ap.parse_args(argv)
+    if not 4 <= args.ranks <= 6 or args.deals < 1 or any(r not in (0, 1) for r in args.redeals):
+        ap.error("--ranks 4..6 (the stock must stay small enough to enumerate), --deals at least 1, --redeals 0 or 1")
     strategies = list(GAME_STRATEGIES["duchess"])
     head = ["variant", "deals", "optimum", "thoughtful", "optimum < thoughtful"] + [f"`{s}`" for s in strategies]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]

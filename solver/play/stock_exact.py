@@ -40,6 +40,7 @@ from itertools import permutations
 
 import numpy as np
 
+from ..errors import PatienceError
 from ..games import duchess as du
 from ..search.dfs import DfsWork
 from ..search.table import new_table
@@ -148,9 +149,15 @@ class Ceiling:
         return sum((Fraction(len(g), total) * self.value(nv, g) for nv, g in groups.values()), Fraction(0))
 
 
+MAX_STOCK = 8  # 8! = 40,320 worlds; 6 ranks without the redeal already took gigabytes and minutes
+
+
 def deal_worlds(deck) -> list[list[int]]:
     """Every deck of the same layout: the first 16 cards kept, every order of the stock."""
     head, stock = list(deck[:16]), list(deck[16:])
+    if len(stock) > MAX_STOCK:
+        raise PatienceError(f"the exact ceiling enumerates every order of the stock: at most {MAX_STOCK} stock "
+                            f"cards (6 ranks), not {len(stock)}")
     return [head + list(p) for p in sorted(set(permutations(stock)))]
 
 
