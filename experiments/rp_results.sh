@@ -20,3 +20,7 @@ done
 for n in 10000 25000 50000 100000; do
   run redeals=0 --deals $n
 done
+# the unknowns again, ten times the budget
+for v in redeals=1 redeals=0; do
+  run $v --deals 100000 --retry-unknown --max-nodes 20000000 --seconds 600 --chunk-size 1
+done
