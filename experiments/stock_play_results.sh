@@ -19,5 +19,9 @@ for step in 1 2 3 4 5; do
     run $g --strategy ismcts --deals $((step * 400))
   done
 done
+# casual while anything is hidden, perfect after: what the hidden part costs
+for g in grand-duchess parisienne duchess; do
+  run $g --strategy scout --deals 2000
+done
 # what two redeals instead of three cost the best player
-run grand-duchess redeals=2 --strategy pimc --deals 2000
+run grand-duchess redeals=2 --strategy ismcts --deals 2000

@@ -45,7 +45,7 @@ GAMES = {"grand-duchess": (gd, GK, 2), "parisienne": (pa, PK, 2), "duchess": (du
 STRATEGIES = GAME_STRATEGIES["grand-duchess"]
 CHEAP = {"random": ["max_moves=300"], "eager": [], "greedy": [], "rollout": ["samples=2", "playout_cap=200"],
          "pimc": ["samples=2", "budget=60", "full_budget=20000"],
-         "ismcts": ["iterations=8", "playout_cap=200"]}
+         "ismcts": ["iterations=8", "playout_cap=200"], "scout": ["budget=60", "full_budget=20000"]}
 
 
 def test_every_strategy_has_cheap_test_options():

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from ..errors import PatienceError
 
 PLAYABLE = ("bakers-dozen", "russian-patience", "grand-duchess", "parisienne", "duchess")
-# the strategies each game has (the stock games: rollout level 1 only)
-STOCK_STRATEGIES = ("random", "eager", "greedy", "rollout", "pimc", "ismcts")
+# the strategies each game has (the stock games: rollout level 1 only; scout where the hidden part ends and play goes on)
+STOCK_STRATEGIES = ("random", "eager", "greedy", "rollout", "pimc", "ismcts", "scout")
 GAME_STRATEGIES = {"bakers-dozen": ("random", "greedy", "rollout", "pimc", "ismcts"),
                    "russian-patience": ("random", "greedy", "rollout", "pimc", "ismcts"),
                    "grand-duchess": STOCK_STRATEGIES, "parisienne": STOCK_STRATEGIES, "duchess": STOCK_STRATEGIES}
@@ -34,6 +34,10 @@ STRATEGY_OPTIONS: dict[str, dict[str, tuple]] = {
     "pimc": {
         "samples": (int, 4, "sampled worlds per decision"),
         "budget": (int, 300, "solver nodes per (move, world)"),
+        "full_budget": (int, 200000, "solver nodes once every card is known (its win is then played out)"),
+    },
+    "scout": {
+        "budget": (int, 300, "once every card is known and the full search failed: solver nodes per move"),
         "full_budget": (int, 200000, "solver nodes once every card is known (its win is then played out)"),
     },
     "ismcts": {

@@ -15,7 +15,7 @@ from . import templates as T
 
 DFS_DEPTH = 1000  # the solver's depth limit inside a player (a win takes a few hundred moves)
 STRATEGY_IDS = {"random": T.S_RANDOM, "greedy": T.S_GREEDY, "rollout": T.S_ROLLOUT, "pimc": T.S_PIMC,
-                "eager": T.S_EAGER, "ismcts": T.S_ISMCTS}
+                "eager": T.S_EAGER, "ismcts": T.S_ISMCTS, "scout": T.S_SCOUT}
 # game -> (its kernel module, its player module) under solver.games / solver.play
 MODULES = {"russian-patience": ("russian_patience", "rp_kernels"),
            "grand-duchess": ("grand_duchess", "gd_kernels"),

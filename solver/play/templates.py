@@ -41,6 +41,9 @@ Strategies (``params`` slots ``P_*``; docs/PLAYERS.md has the user's view):
 - ismcts (``P_ITERS`` iterations, ``P_EXPLORE``, ``P_ROLL_CAP``): information-set
   Monte Carlo tree search (``ismcts_choose``); once nothing is hidden, the full search
   as pimc.
+- scout: eager while anything is hidden (it deals through what it cannot see, playing
+  each card the moment it can), then, every card known, as pimc: the full search, its
+  win played out, else moves scored by ``P_BUDGET``-node searches of the known world.
 - pimc (``P_SAMPLES`` worlds, ``P_BUDGET`` nodes): each candidate scored by the worlds
   the game's DFS wins after it within its budget; ties to greedy's.  Once nothing is
   hidden one search of ``P_FULL`` nodes and, if it wins, its solution is played out;
@@ -62,7 +65,7 @@ from .bd_policies import _best  # the first candidate with the most wins: one ar
 # params slots
 P_STRATEGY, P_SAMPLES, P_BUDGET, P_FULL, P_MAX_MOVES, P_ROLL_CAP, P_ITERS, P_EXPLORE = range(8)
 N_PARAMS = 8
-S_RANDOM, S_GREEDY, S_ROLLOUT, S_PIMC, S_EAGER, S_ISMCTS = range(6)
+S_RANDOM, S_GREEDY, S_ROLLOUT, S_PIMC, S_EAGER, S_ISMCTS, S_SCOUT = range(7)
 
 KEEP = 16  # pimc and rollout keep up to this many sampled worlds at once
 # buf rows (each STATE_LEN long)
@@ -85,7 +88,7 @@ DFS_LENGTH = 4  # solver.search.dfs.DFS_LENGTH
 OUT_WON, OUT_MOVES, OUT_DECISIONS, OUT_STOPPED, OUT_BAD = range(5)
 
 HELPERS = {
-    "np": np, "math": math, "P_ITERS": P_ITERS, "P_EXPLORE": P_EXPLORE, "S_ISMCTS": S_ISMCTS, "R_TW": R_TW,
+    "np": np, "math": math, "P_ITERS": P_ITERS, "P_EXPLORE": P_EXPLORE, "S_ISMCTS": S_ISMCTS, "S_SCOUT": S_SCOUT, "R_TW": R_TW,
     "R_TV": R_TV, "R_TM": R_TM, "R_TPATH": R_TPATH, "R_TPNODE": R_TPNODE, "T_TREE": T_TREE, "N_VISITS": N_VISITS,
     "N_EDGE0": N_EDGE0, "N_NEDGES": N_NEDGES, "N_VIEW": N_VIEW, "N_SIBLING": N_SIBLING, "E_MOVE": E_MOVE,
     "E_VISITS": E_VISITS, "E_CHILD": E_CHILD, "rng_below": rng_below, "vis_has": vis_has, "vis_insert": vis_insert, "vis_reset": vis_reset,
@@ -188,7 +191,7 @@ def _scores(ost, params, rng, buf, keys, gens, gen, k, table, tgen, dmoves, dcou
     for j in range(samples):
         sample_world(ost, rng, buf[R_PW + j], buf[R_UNSEEN])
     ws = buf[R_WS]
-    pimc = params[P_STRATEGY] == S_PIMC
+    pimc = params[P_STRATEGY] == S_PIMC or params[P_STRATEGY] == S_SCOUT
     # nothing hidden: the worlds are copies of the view and a search's answer is the same
     # in each, so one search stands for all of them (the same choice)
     alike = pimc and not hidden(ost)
@@ -343,7 +346,7 @@ def choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, 
         return leg[rng_below(rng, n)]
     if s == S_GREEDY:
         return greedy_choose(ost, rng, buf, keys, gens, gen, T_GAME)
-    if s == S_EAGER:
+    if s == S_EAGER or (s == S_SCOUT and hidden(ost)):
         return eager_choose(ost, rng, buf)
     plan = buf[R_PLAN]  # plan[0] moves planned, plan[1] the next one's index, moves from plan[2]
     if plan[1] < plan[0]:
@@ -360,7 +363,7 @@ def choose(ost, params, rng, buf, keys, gens, gen, table, tgen, dmoves, dcount, 
     if k <= 1:
         return buf[R_CAND, 0] if k == 1 else -1
     failed = plan.shape[0] - 1  # plan[failed]: a full search of this game has failed
-    if (s == S_PIMC or s == S_ISMCTS) and not hidden(ost) and (FULL_RETRY or plan[failed] == 0):
+    if (s == S_PIMC or s == S_ISMCTS or s == S_SCOUT) and not hidden(ost) and (FULL_RETRY or plan[failed] == 0):
         # every card is known and nothing is left to chance: the solver's answer is the player's
         ws = buf[R_WS]
         ws[:] = ost
