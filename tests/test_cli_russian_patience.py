@@ -103,5 +103,5 @@ def test_play_one_deal_prints_a_solution_that_checks(capsys, tmp_path):
     solution.write_text(out)
     won = "# result: won" in out
     assert run(capsys, "check", GAME, "--seed", 7, "--solution", solution)[0] == (0 if won else 1)
-    rc, out, err = run(capsys, "play", GAME, "--strategy", "ismcts", "--seed", 7)
+    rc, out, err = run(capsys, "play", GAME, "--strategy", "scout", "--seed", 7)
     assert rc == 2 and "not written for russian-patience" in err

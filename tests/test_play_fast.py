@@ -18,9 +18,11 @@ from solver.play import HIDDEN, FaceDownGame, legal_moves
 from solver.play import bd_kernels as K
 from solver.play import bd_policies as P
 from solver.play.bd_play import work
-from solver.play.players import STRATEGY_OPTIONS, parse_options, play_deal
+from solver.play.players import GAME_STRATEGIES, parse_options, play_deal
 from test_play_bakers_dozen import (CASES, case_worlds, chi_square, draws_for, first_disagreement, random_walk,
                                     twin_pairs, wilson_hilferty)
+
+BD_STRATEGIES = GAME_STRATEGIES["bakers-dozen"]  # the strategies Baker's Dozen has
 
 FD = {"face_down": True}
 # options that keep every strategy quick enough for the fast tier
@@ -30,7 +32,7 @@ CHEAP = {"random": [], "greedy": [], "rollout": ["samples=1", "playout_cap=60"],
 
 
 def test_every_strategy_has_cheap_test_options():
-    assert set(CHEAP) == set(STRATEGY_OPTIONS)
+    assert set(CHEAP) == set(BD_STRATEGIES)
 
 
 def kernel_game(g: FaceDownGame):
@@ -173,7 +175,7 @@ def columns_of(st):
     return [st[bd.C0 + c * bd.CAP:bd.C0 + c * bd.CAP + st[bd.H0 + c]].tolist() for c in range(st[bd.NCOLS])]
 
 
-@pytest.mark.parametrize("name", list(STRATEGY_OPTIONS))
+@pytest.mark.parametrize("name", list(BD_STRATEGIES))
 def test_no_peeking(name):
     """Deals that agree on everything visible but differ in hidden cards get the same
     decisions (same random stream) until the observations differ: every strategy."""
@@ -192,7 +194,7 @@ def test_no_peeking(name):
     assert diverged >= len(shared) // 3 and sum(n >= 5 for n in shared) >= 8
 
 
-@pytest.mark.parametrize("name", list(STRATEGY_OPTIONS))
+@pytest.mark.parametrize("name", list(BD_STRATEGIES))
 @pytest.mark.parametrize("face_down", [True, False])
 def test_wins_replay_and_games_end(name, face_down):
     options = parse_options(name, CHEAP[name])
