@@ -1,5 +1,7 @@
 """Russian Patience players at numba speed: what a player sees, the sampler of what it
-does not, and the strategies random, greedy, rollout and pimc.
+does not, and the rules of thumb; the referee and the strategies (random, greedy,
+rollout, pimc, ismcts) are the stock games' own (``solver.play.templates``, compiled
+here, the last line).
 
 What a player sees (docs/PLAYERS.md): every card in the columns (all face up) and on the
 foundations, how many cards the stock still holds, the round and the redeals left.  It
@@ -19,7 +21,8 @@ Every function here that is handed a player's view reads the columns, foundation
 counters and profile only; the strategies run their simulations on sampled worlds,
 where the stock is filled in, and never on the truth.
 
-Strategies (``params`` slots ``P_*``, docs/PLAYERS.md has the user's view):
+The strategies as they play here (``params`` slots ``P_*``, docs/PLAYERS.md has the
+user's view; ismcts as in ``solver.play.templates``):
 
 - random: a uniformly random move among the game's distinct moves (``gen_moves``; in the
   last round's free play, moves that differ only by which empty column they fill are
