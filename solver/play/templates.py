@@ -145,7 +145,8 @@ def greedy_playout(world, rng, buf, keys, gens, gen, cap):
 
 def candidates(ost, rng, buf, keys, gens, gen):
     """The moves to consider, greedy's choice first, into buf[R_CAND]; how many.  A move
-    back to a position seen in this game is left out (unless nothing else is left)."""
+    back to a position seen in this game is left out (with none left the player gives
+    up); a move that shows unseen cards is always kept."""
     return candidates_in(ost, rng, buf, keys, gens, gen, T_GAME, R_CAND)
 
 
