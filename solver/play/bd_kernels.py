@@ -61,6 +61,31 @@ def shuffle_prefix(a, n, rng):
         a[i], a[j] = a[j], a[i]
 
 
+@njit(cache=True)
+def unseen_two_packs(ost, out, up0, dn0, nr, h0, p0, cap, npiles):
+    """The two-pack games with an up and a down foundation per suit (Grand Duchess,
+    Parisienne, Russian Patience): the cards not home and not on piles 0..npiles-1 (pile
+    p's height at ost[h0 + p], its cards from ost[p0 + p * cap]), as a multiset, into
+    out[:]; how many."""
+    counts = np.zeros(52, dtype=np.int64)
+    for s in range(4):
+        for r in range(1, nr + 1):
+            counts[s * 13 + r - 1] = 2
+        for r in range(1, ost[up0 + s] + 1):
+            counts[s * 13 + r - 1] -= 1
+        for r in range(nr - ost[dn0 + s] + 1, nr + 1):
+            counts[s * 13 + r - 1] -= 1
+    for p in range(npiles):
+        for i in range(ost[h0 + p]):
+            counts[ost[p0 + p * cap + i]] -= 1
+    n = 0
+    for c in range(52):
+        for _ in range(counts[c]):
+            out[n] = c
+            n += 1
+    return n
+
+
 # --------------------------------------------------------------------------- referee
 
 

@@ -45,7 +45,7 @@ from ..games.grand_duchess import (DN0, H0, HASH1, HASH2, K0, KIND_DEAL, MAX_MOV
                                    dfs, gen_moves, is_won, rehash, undo_move)
 from ..search import specialise
 from . import templates
-from .bd_kernels import shuffle_prefix
+from .bd_kernels import shuffle_prefix, unseen_two_packs
 from .templates import R_GLEG
 
 HID = -1  # a card the player has not seen
@@ -113,24 +113,7 @@ def unseen_cards(ost, out):
     reserve's and the stock's."""
     if not hidden(ost):
         return 0
-    counts = np.zeros(52, dtype=np.int64)
-    nr = ost[NR]
-    for s in range(4):
-        for r in range(1, nr + 1):
-            counts[s * 13 + r - 1] = 2
-        for r in range(1, ost[UP0 + s] + 1):
-            counts[s * 13 + r - 1] -= 1
-        for r in range(nr - ost[DN0 + s] + 1, nr + 1):
-            counts[s * 13 + r - 1] -= 1
-    for p in range(NPILES):
-        for i in range(ost[H0 + p]):
-            counts[ost[P0 + p * CAP + i]] -= 1
-    n = 0
-    for c in range(52):
-        for _ in range(counts[c]):
-            out[n] = c
-            n += 1
-    return n
+    return unseen_two_packs(ost, out, UP0, DN0, ost[NR], H0, P0, CAP, NPILES)
 
 
 @njit(cache=True)

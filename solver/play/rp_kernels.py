@@ -55,7 +55,7 @@ from ..games.russian_patience import (C0, CAP, DEAL, DN0, H0, HASH1, HASH2, LEFT
 from ..games.zobrist import mix64
 from ..search import specialise
 from . import templates
-from .bd_kernels import rng_next, shuffle_prefix
+from .bd_kernels import rng_next, shuffle_prefix, unseen_two_packs
 from .templates import (KEEP, N_PARAMS, N_ROWS, N_TABLES, OUT_BAD, OUT_DECISIONS, OUT_MOVES,  # noqa: F401
                         OUT_STOPPED, OUT_WON, P_BUDGET, P_FULL, P_MAX_MOVES, P_ROLL_CAP, P_SAMPLES, P_STRATEGY,
                         R_GLEG, R_PW, S_EAGER, S_GREEDY, S_PIMC, S_RANDOM, S_ROLLOUT)
@@ -95,24 +95,7 @@ def view_key(st):
 @njit(cache=True)
 def unseen_cards(ost, out):
     """The cards not in sight (the stock's, as a multiset), into out[:]; how many."""
-    counts = np.zeros(52, dtype=np.int64)
-    nr = ost[NR]
-    for s in range(4):
-        for r in range(1, nr + 1):
-            counts[s * 13 + r - 1] = 2
-        for r in range(1, ost[UP0 + s] + 1):
-            counts[s * 13 + r - 1] -= 1
-        for r in range(nr - ost[DN0 + s] + 1, nr + 1):
-            counts[s * 13 + r - 1] -= 1
-    for p in range(ost[NC]):
-        for i in range(ost[H0 + p]):
-            counts[ost[C0 + p * CAP + i]] -= 1
-    n = 0
-    for c in range(52):
-        for _ in range(counts[c]):
-            out[n] = c
-            n += 1
-    return n
+    return unseen_two_packs(ost, out, UP0, DN0, ost[NR], H0, C0, CAP, ost[NC])
 
 
 @njit(cache=True)
