@@ -148,6 +148,9 @@ def build_parser() -> Parser:
     _add_game(p)
     _add_deck_source(p)
     _add_solver(p)
+    p.add_argument("--shorten", choices=("none", "line", "tail"), default="tail",
+                   help="shorten a win: line (cut loops and detours), tail (that, then re-solve the "
+                        "end exactly with A*; default), none (the line as the search found it)")
     p.add_argument("--json", action="store_true", help="print one JSON object (NOTATION.md)")
 
     p = sub.add_parser("check", help="replay a solution; exit 0 only if legal and won")
@@ -358,7 +361,7 @@ def cmd_solve(args, out) -> int:
     seed_kw = _setup(args, variant)
     prepare(args.game, args.algorithm, **kwargs)  # memory: one line, before anything compiles
     ensure_compiled(args.game, announce=sys.stderr)
-    r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, **kwargs, **seed_kw)
+    r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, **kwargs, **seed_kw, shorten=args.shorten)
     if args.json:
         obj = {
             "game": args.game,
@@ -371,6 +374,7 @@ def cmd_solve(args, out) -> int:
             "seconds": float(r.seconds),
             "stop": r.stop,
             "proof": r.proof,
+            "found_length": int(r.found),
         }
         print(json.dumps(obj), file=out)
         return 0
@@ -388,7 +392,7 @@ def cmd_solve(args, out) -> int:
     print(f"# nodes: {int(r.nodes)}", file=out)
     print(f"# seconds: {float(r.seconds):.6f}", file=out)
     if r.result == "won":
-        print(f"# moves: {len(r.moves)}", file=out)
+        print(f"# moves: {len(r.moves)} (the search's line: {r.found}, shortened: --shorten {args.shorten})", file=out)
     for m in r.moves:
         print(m, file=out)
     return 0

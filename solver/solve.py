@@ -15,6 +15,7 @@ those numbers) without loading the engines.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 ALGORITHMS = ("auto", "dfs", "astar")  # solver.search.portfolio.ALGORITHMS
@@ -39,6 +40,7 @@ class SolveResult:
     # "" unless lost, else "dead_end" (the game's dead-end test holds for the deal as
     # dealt) or "search" (the searches went through every reachable state)
     proof: str = ""
+    found: int = 0  # moves (lines) of the win as the search found it, before shortening (0: not won)
 
 
 def ensure_compiled(game_name: str, announce=None) -> bool:
@@ -85,11 +87,18 @@ def check_memory(game_name: str, algorithm: str = "auto", max_nodes: int | None 
 
 def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max_nodes: int = MAX_NODES,
                seconds: float = SECONDS, tt_mb: float = TT_MB, ranks: int = 13,
-               columns: int | None = None, redeal_seed: int | None = None) -> SolveResult:
+               columns: int | None = None, redeal_seed: int | None = None,
+               shorten: str = "line") -> SolveResult:
     """Solve one deal (``redeal_seed``: for the games whose redeals shuffle, see
     solver.deals.setup_kwargs); ``ranks``/``columns`` shrink the game for exhaustive tests
     (``columns=None``: the game's own number of piles).  Memory beyond what the
-    machine has is a PatienceError before anything is allocated."""
+    machine has is a PatienceError before anything is allocated.
+
+    A win is shortened before it is replayed (solver.search.shorten): ``shorten`` is
+    "none", "line" (loops and detours of the line cut, at most SHORTEN_SECONDS) or
+    "tail" (that, then the line's end re-solved by A* while A* finishes within
+    TAIL_NODES stored nodes; about a second a Baker's Dozen deal).  Its time is
+    counted in ``seconds``."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
     from .deals import setup_kwargs
@@ -101,8 +110,13 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
     setup = setup_kwargs(game_name, redeal_seed)
     st0 = game.initial_state(deck, variant, ranks=ranks, columns=columns, **setup)
     out = portfolio.search(game, st0, algorithm, max_nodes, seconds, tt_mb)
+    raw, elapsed = out.raw, out.seconds
+    if out.status == WON and shorten != "none":
+        t0 = time.perf_counter()
+        raw = _shorter(game, st0, raw, shorten, portfolio)
+        elapsed += time.perf_counter() - t0
     # a game's macro move (Grand Duchess transfers) is written as several lines
-    moves = [line for m in out.raw for line in game.move_text(m).split("\n")]
+    moves = [line for m in raw for line in game.move_text(m).split("\n")]
     if out.status == WON:
         from .checker import replay
 
@@ -111,5 +125,29 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
             raise RuntimeError(f"solver bug: its solution does not replay: {check.error}")
     result = {LOST: "lost", WON: "won"}.get(out.status, "unknown")
     proof = ("dead_end" if out.dead_end else "search") if result == "lost" else ""
-    return SolveResult(result, moves, out.nodes, out.seconds, out.stop if result == "unknown" else "", proof)
+    return SolveResult(result, moves, out.nodes, elapsed, out.stop if result == "unknown" else "", proof,
+                       sum(len(game.move_text(m).split("\n")) for m in out.raw) if result == "won" else 0)
+
+
+SHORTEN = ("none", "line", "tail")
+SHORTEN_SECONDS = 1.0
+TAIL_NODES = 100_000
+
+
+def _shorter(game, st0, raw, how, portfolio):
+    from .search.dfs import WON
+    from .search.shorten import resolve_tail, shorten
+
+    if how not in SHORTEN:
+        raise ValueError(f"unknown shorten {how!r}")
+    line = shorten(game, st0, raw, depth=2, seconds=SHORTEN_SECONDS)
+    if how == "tail":
+        ws = portfolio.WORKSPACE
+
+        def exact(st):
+            a = portfolio.best_first_attempt(ws, game, st, TAIL_NODES, portfolio.Clock(10), greedy=0)
+            return a.raw if a.status == WON else None
+
+        line = resolve_tail(game, st0, line, exact)
+    return line
 

@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 
+RANDOM_ORDER = 1 << 40  # profile numbers from here on: a uniformly random move order
+
+
 def set_ordering(st, w0: int, profiles: list[tuple], k: int, noise: int) -> None:
     """Move-ordering weights of restart attempt k at st[w0:]: profile k's weights, then
     a noise mask and a salt.  The fixed profiles come first; every later attempt reuses
-    them with a little state-hashed noise (salted by k), so each orders differently."""
+    them with a little state-hashed noise (salted by k), so each orders differently.
+
+    From ``RANDOM_ORDER`` on the weights are zero and the noise is all of the score:
+    children are ordered by a salted hash of their state, a random order that the
+    heuristic cannot bias.  The hard deals of a game are often hard because of its
+    heuristic, and a little noise leaves its order nearly intact (Baker's Dozen seed
+    1072: 30 noisy orders of 20,000 nodes fail; random orders win it in 17,333)."""
     weights = profiles[k % len(profiles)]
     n = len(weights)
-    st[w0:w0 + n] = weights
-    st[w0 + n] = 0 if k < len(profiles) else noise
+    if k >= RANDOM_ORDER:
+        st[w0:w0 + n] = 0
+        st[w0 + n] = (1 << 20) - 1
+    else:
+        st[w0:w0 + n] = weights
+        st[w0 + n] = 0 if k < len(profiles) else noise
     st[w0 + n + 1] = k * 0x9E3779B97F4A7C15 % (1 << 62)
 
 

@@ -11,7 +11,8 @@
     profiles first, then noisy variants); the first round of profiles gets a small
     node budget each, and from then on each attempt doubles the budget;
   - short attempts: each in its own noisy order, with budgets that follow the Luby
-    sequence (SHORT_BUDGET x 1 1 2 1 1 2 4 ...).
+    sequence (SHORT_BUDGET x 1 1 2 1 1 2 4 ...); for a game that sets
+    ``RANDOM_SHORT``, each in its own random order (common.RANDOM_ORDER) instead.
 
   Which deal is hard depends on the move order far more than on the deal: many
   deals that a long attempt misses within 100k nodes fall to some short one within
@@ -59,6 +60,7 @@ from . import dfs as dfs_engine
 from .astar import AStarWork
 from .dfs import LOST, RUNNING, UNKNOWN, WON, DfsWork
 from .table import new_table
+from ..games.common import RANDOM_ORDER
 
 MAX_DEPTH = 3000
 FIRST_BUDGET = 1500  # nodes of each attempt of the first round
@@ -417,7 +419,8 @@ class Restarts:
             # short attempts, Luby-sized, each in its own noisy order
             self.short += 1
             budget = min(max_budget, SHORT_BUDGET * luby(self.short))
-            game.set_profile(st, SHORT_PROFILES + self.short)
+            first = RANDOM_ORDER if getattr(game, "RANDOM_SHORT", False) else SHORT_PROFILES
+            game.set_profile(st, first + self.short)
             a = dfs_attempt(self.ws, game, st, budget, clock)
             self.short_nodes += a.nodes
         else:
