@@ -13,7 +13,9 @@ median solution length, and the seeds left unknown.
 
 Defaults per game: Baker's Dozen ``--algorithms dfs,astar --seconds 10``, the others
 ``--algorithms auto --seconds 30``; ``--max-nodes`` 50,000,000 (A*: ``--astar-max-nodes``
-2,000,000 stored nodes).  A deal's seconds are the search alone (solve_deal's clock);
+2,000,000 stored nodes).  Wins are shortened as the batch runs shorten them
+(``--shorten line``); the solutions' line gives their length as found and shortened,
+and the time shortening took.  A deal's seconds are the search alone (solve_deal's clock);
 a warm-up deal is solved first so that deals/s, measured on the wall clock, leaves out
 numba's one-off loading or compilation.
 """
@@ -33,7 +35,8 @@ DEFAULTS = {"bakers-dozen": ("dfs,astar", 10.0)}  # game -> (algorithms, seconds
 OTHERS = ("auto", 30.0)
 
 
-def bench(game_name: str, algorithm: str, seeds: range, variant: dict, max_nodes: int, seconds: float) -> dict:
+def bench(game_name: str, algorithm: str, seeds: range, variant: dict, max_nodes: int, seconds: float,
+          shorten: str = "line") -> dict:
     from solver.deals import seeded_deck, setup_kwargs
     from solver.games import get_game
     from solver.solve import ensure_compiled, solve_deal
@@ -47,8 +50,8 @@ def bench(game_name: str, algorithm: str, seeds: range, variant: dict, max_nodes
     for seed in seeds:
         # a seeded deal's redeal seed (Russian Patience) is its seed
         r = solve_deal(game_name, variant, seeded_deck(seed, packs), algorithm, max_nodes=max_nodes, seconds=seconds,
-                       **setup_kwargs(game_name, seed))
-        rows.append((seed, r.result, r.nodes, r.seconds, len(r.moves), r.stop))
+                       shorten=shorten, **setup_kwargs(game_name, seed))
+        rows.append((seed, r.result, r.nodes, r.seconds, len(r.moves), r.stop, r.found, r.shorten_seconds))
     wall = time.perf_counter() - wall
     times = [row[3] for row in rows]
     won = [row for row in rows if row[1] == "won"]
@@ -64,6 +67,12 @@ def bench(game_name: str, algorithm: str, seeds: range, variant: dict, max_nodes
         "max_s": max(times),
         "nodes_per_s": sum(row[2] for row in rows) / max(sum(times), 1e-9),
         "median_moves": statistics.median(row[4] for row in won) if won else 0,
+        "max_moves": max((row[4] for row in won), default=0),
+        "median_found": statistics.median(row[6] for row in won) if won else 0,
+        "max_found": max((row[6] for row in won), default=0),
+        "shorten": shorten,
+        "median_shorten_s": statistics.median(row[7] for row in won) if won else 0,
+        "max_shorten_s": max((row[7] for row in won), default=0),
     }
 
 
@@ -81,6 +90,11 @@ def report(results: list[dict], out=sys.stdout) -> None:
               f"median {1000 * s['median_s']:.2f} ms, max {s['max_s']:.2f} s, "
               f"{s['nodes_per_s'] / 1e3:.0f}k nodes/s, median solution {s['median_moves']:g} moves",
               file=out, flush=True)
+        if s["won"]:
+            print(f"       solutions: found median {s['median_found']:g}, max {s['max_found']}; "
+                  f"shortened ({s['shorten']}) median {s['median_moves']:g}, max {s['max_moves']}, "
+                  f"in median {1000 * s['median_shorten_s']:.1f} ms, max {s['max_shorten_s']:.2f} s",
+                  file=out, flush=True)
         if s["unknown"]:
             print(f"       unknown seeds: {' '.join(map(str, s['unknown'][:50]))}"
                   + (" ..." if len(s["unknown"]) > 50 else ""), file=out, flush=True)
@@ -110,6 +124,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-nodes", type=int, default=50_000_000, help="per deal")
     ap.add_argument("--astar-max-nodes", type=int, default=2_000_000, help="A*'s node store")
     ap.add_argument("--seconds", type=float, help="per deal (default per game, see above)")
+    ap.add_argument("--shorten", choices=("none", "line", "tail"), default="line",
+                    help="how wins are shortened (solve_deal's; default line, as the batch runs)")
     return ap
 
 
@@ -131,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
         header(game_name, variant_str(variant, game.VARIANTS), seeds, seconds)
         for algorithm in algorithms:
             nodes = args.astar_max_nodes if algorithm == "astar" else args.max_nodes
-            report([bench(game_name, algorithm, seeds, variant, nodes, seconds)])
+            report([bench(game_name, algorithm, seeds, variant, nodes, seconds, args.shorten)])
 
 
 if __name__ == "__main__":

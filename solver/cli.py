@@ -375,6 +375,7 @@ def cmd_solve(args, out) -> int:
             "stop": r.stop,
             "proof": r.proof,
             "found_length": int(r.found),
+            "shorten_seconds": float(r.shorten_seconds),
         }
         print(json.dumps(obj), file=out)
         return 0

@@ -173,7 +173,9 @@ def test_solve_json_schema_and_moves_replay(capsys):
     rc, out, _ = run(capsys, "solve", GAME, "--seed", 3, "--json")
     assert rc == 0
     obj = json.loads(out)
-    assert set(obj) == {"game", "variant", "deck", "result", "moves", "nodes", "seconds", "stop", "proof"}
+    assert set(obj) == {"game", "variant", "deck", "result", "moves", "nodes", "seconds", "stop", "proof",
+                        "found_length", "shorten_seconds"}
+    assert obj["found_length"] >= len(obj["moves"])  # the search's line, then shortened
     assert obj["stop"] == "" and obj["proof"] == ""
     assert obj["game"] == GAME and obj["variant"] == STANDARD
     assert obj["deck"] == deck_str(seeded_deck(3)).split()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..stats import mcnemar_p, summarize
-from . import store
+from . import monotone, store
 from .paths import DEFAULT_OUT, game_title, report_folder
 
 PROOFS = {"search": "search", "dead_end": "dead-end test at the root", "unrecorded": "unrecorded"}
@@ -268,7 +268,7 @@ def _lost_cell(r) -> str:
 
 
 def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: list[str],
-              versions: dict[str, pd.DataFrame]) -> str:
+              versions: dict[str, pd.DataFrame], variants: dict) -> str:
     lines = [
         f"# {game_title(game_name)}: win rates",
         "",
@@ -337,6 +337,7 @@ def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: 
                 f"| {p['a']} | {p['b']} | {p['common']} | {p['a_only']} | {p['b_only']} | {p['both_won']} "
                 f"| {p['neither_won']} | {p['unknown']} | {p['p']:.3g} |"
             )
+    lines += monotone.markdown(variants, pct)
     lines += [
         "",
         "## Code versions",
@@ -377,7 +378,7 @@ def write_report(game_name: str, out_dir=DEFAULT_OUT) -> Path | None:
     csv_text = table.to_csv(index=False)
     store.atomic_write(folder / "winrates.csv", lambda tmp: Path(tmp).write_text(csv_text))
     md = folder / "winrates.md"
-    text = _markdown(game_name, table, paired_table(variants), commands, versions)
+    text = _markdown(game_name, table, paired_table(variants), commands, versions, variants)
     store.atomic_write(md, lambda tmp: Path(tmp).write_text(text))
     png = folder / "winrates.png"
     store.atomic_write(png, lambda tmp: plot_report(game_name, table, tmp))

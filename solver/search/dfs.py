@@ -24,7 +24,7 @@ finished search UNKNOWN.
 
 import numpy as np
 
-from .table import table_insert
+from .table import table_insert, table_probe
 
 LOST = 0
 WON = 1
@@ -58,14 +58,21 @@ class DfsWork:
         self.ctx[:] = 0
 
 
-def dfs_order(st, moves, base, n, scores):
-    """Sort moves[base:base+n] by the score of the state each leads to (insertion sort)."""
+def dfs_order(st, table, gen, moves, base, n, scores):
+    """Drop from moves[base:base+n] the moves to states this search has seen, sort the
+    rest by the score of the state each leads to (insertion sort); return how many
+    are left.  A seen state is skipped when its move comes up anyway: probing now
+    spares scoring it (a transposition costs one probe, not a score)."""
+    k = 0
     for i in range(n):
         m = moves[base + i]
         apply_move(st, m)
-        scores[i] = score(st)
+        if not table_probe(table, key1(st), key2(st), gen):
+            moves[base + k] = m
+            scores[k] = score(st) if n > 1 else 0
+            k += 1
         undo_move(st, m)
-    for i in range(1, n):
+    for i in range(1, k):
         m = moves[base + i]
         s = scores[i]
         j = i - 1
@@ -75,14 +82,13 @@ def dfs_order(st, moves, base, n, scores):
             j -= 1
         moves[base + j + 1] = m
         scores[j + 1] = s
+    return k
 
 
-def dfs_expand(st, depth, moves, count, nxt, scores):
+def dfs_expand(st, table, gen, depth, moves, count, nxt, scores):
     base = depth * MAX_MOVES
     n = gen_moves(st, moves, base)
-    if n > 1:
-        dfs_order(st, moves, base, n, scores)
-    count[depth] = n
+    count[depth] = dfs_order(st, table, gen, moves, base, n, scores)
     nxt[depth] = 0
 
 
@@ -104,7 +110,7 @@ def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path,
             return WON
         if is_dead(st):
             return LOST
-        dfs_expand(st, 0, moves, count, nxt, scores)
+        dfs_expand(st, table, gen, 0, moves, count, nxt, scores)
     depth = ctx[DFS_DEPTH]
     nodes = ctx[DFS_NODES]
     stop = nodes + slice_nodes
@@ -129,7 +135,7 @@ def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path,
                 undo_move(st, m)
             else:
                 depth += 1
-                dfs_expand(st, depth, moves, count, nxt, scores)
+                dfs_expand(st, table, gen, depth, moves, count, nxt, scores)
             if nodes >= max_nodes:
                 ctx[DFS_NODES] = nodes
                 return UNKNOWN
@@ -147,6 +153,6 @@ def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path,
 
 
 TEMPLATES = (dfs_order, dfs_expand, dfs)
-HELPERS = {"table_insert": table_insert, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN, "RUNNING": RUNNING,
+HELPERS = {"table_insert": table_insert, "table_probe": table_probe, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN, "RUNNING": RUNNING,
            "DFS_DEPTH": DFS_DEPTH, "DFS_NODES": DFS_NODES, "DFS_INCOMPLETE": DFS_INCOMPLETE,
            "DFS_STARTED": DFS_STARTED, "DFS_LENGTH": DFS_LENGTH}

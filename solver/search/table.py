@@ -24,6 +24,19 @@ def new_table(megabytes: float) -> np.ndarray:
 
 
 @njit(cache=True)
+def table_probe(table, k1, k2, gen):
+    """True if the state is in the table for search number ``gen`` (nothing written)."""
+    nb = table.shape[0] // WAYS
+    b = (k1 & (nb - 1)) * WAYS
+    for i in range(WAYS):
+        if table[b + i, 2] != gen:
+            return False
+        if table[b + i, 0] == k1 and table[b + i, 1] == k2:
+            return True
+    return False
+
+
+@njit(cache=True)
 def table_insert(table, k1, k2, gen):
     """Insert the state for search number ``gen`` (>= 1); return True if it was already there."""
     nb = table.shape[0] // WAYS
