@@ -14,7 +14,7 @@ median solution length, and the seeds left unknown.
 Defaults per game: Baker's Dozen ``--algorithms dfs,astar --seconds 10``, the others
 ``--algorithms auto --seconds 30``; ``--max-nodes`` 50,000,000 (A*: ``--astar-max-nodes``
 2,000,000 stored nodes).  Wins are shortened as the batch runs shorten them
-(``--shorten line``); the solutions' line gives their length as found and shortened,
+(``--shorten quick``); the solutions' line gives their length as found and shortened,
 and the time shortening took.  A deal's seconds are the search alone (solve_deal's clock);
 a warm-up deal is solved first so that deals/s, measured on the wall clock, leaves out
 numba's one-off loading or compilation.
@@ -36,7 +36,7 @@ OTHERS = ("auto", 30.0)
 
 
 def bench(game_name: str, algorithm: str, seeds: range, variant: dict, max_nodes: int, seconds: float,
-          shorten: str = "line") -> dict:
+          shorten: str = "quick") -> dict:
     from solver.deals import seeded_deck, setup_kwargs
     from solver.games import get_game
     from solver.solve import ensure_compiled, solve_deal
@@ -124,7 +124,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-nodes", type=int, default=50_000_000, help="per deal")
     ap.add_argument("--astar-max-nodes", type=int, default=2_000_000, help="A*'s node store")
     ap.add_argument("--seconds", type=float, help="per deal (default per game, see above)")
-    ap.add_argument("--shorten", choices=("none", "line", "tail"), default="line",
+    ap.add_argument("--shorten", choices=("none", "quick", "full"), default="quick",
                     help="how wins are shortened (solve_deal's; default line, as the batch runs)")
     return ap
 

@@ -148,8 +148,8 @@ def build_parser() -> Parser:
     _add_game(p)
     _add_deck_source(p)
     _add_solver(p)
-    p.add_argument("--shorten", choices=("none", "line", "tail"), default="tail",
-                   help="shorten a win: line (cut loops and detours), tail (that, then re-solve the "
+    p.add_argument("--shorten", choices=("none", "quick", "full"), default="full",
+                   help="shorten a win: quick (cut loops and detours, try weighted A*), full (larger A* runs, then re-solve the "
                         "end exactly with A*; default), none (the line as the search found it)")
     p.add_argument("--json", action="store_true", help="print one JSON object (NOTATION.md)")
 

@@ -89,17 +89,20 @@ def check_memory(game_name: str, algorithm: str = "auto", max_nodes: int | None 
 def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max_nodes: int = MAX_NODES,
                seconds: float = SECONDS, tt_mb: float = TT_MB, ranks: int = 13,
                columns: int | None = None, redeal_seed: int | None = None,
-               shorten: str = "line") -> SolveResult:
+               shorten: str = "quick") -> SolveResult:
     """Solve one deal (``redeal_seed``: for the games whose redeals shuffle, see
     solver.deals.setup_kwargs); ``ranks``/``columns`` shrink the game for exhaustive tests
     (``columns=None``: the game's own number of piles).  Memory beyond what the
     machine has is a PatienceError before anything is allocated.
 
-    A win is shortened before it is replayed (solver.search.shorten): ``shorten`` is
-    "none", "line" (loops and detours of the line cut, at most SHORTEN_SECONDS) or
-    "tail" (that, then the line's end re-solved by A* while A* finishes within
-    TAIL_NODES stored nodes; about a second a Baker's Dozen deal).  Its time is
-    ``shorten_seconds``, apart from the search's ``seconds``."""
+    A win is shortened before it is replayed (solver.search.shorten, ``_shorter``):
+    ``shorten`` is "none", "quick" (in a game that sets SHORTEN_ASTAR, weighted A*
+    from the deal tried with a small store, QUICK; then the loops and one-move
+    detours of the shorter line cut; a few hundredths of a second a Baker's Dozen
+    deal) or "full" (larger and less weighted A* runs, FULL, then the
+    line's end re-solved by exact A* while A* finishes within TAIL_NODES stored
+    nodes; about a second).  Its time is ``shorten_seconds``, apart from the
+    search's ``seconds``."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
     from .deals import setup_kwargs
@@ -131,25 +134,41 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
                        found, shortening)
 
 
-SHORTEN = ("none", "line", "tail")
-SHORTEN_SECONDS = 1.0
-TAIL_NODES = 100_000
+SHORTEN = ("none", "quick", "full")
+SHORTEN_SECONDS = 1.0  # for cutting loops and detours
+QUICK = ((30, 50_000),)  # (10 x weight, stored nodes) of the weighted A* runs
+FULL = ((30, 200_000), (20, 200_000), (15, 200_000))
+TAIL_NODES = 100_000  # stored nodes of each exact A* run on the line's end
 
 
 def _shorter(game, st0, raw, how, portfolio):
+    """The shortest of the search's line and the lines of weighted A* from the deal
+    (each at most w times the shortest line when it finishes), with its loops and
+    detours cut ("quick": only the shortest line is cut); for "full", its end then
+    re-solved exactly."""
     from .search.dfs import WON
     from .search.shorten import resolve_tail, shorten
 
     if how not in SHORTEN:
         raise ValueError(f"unknown shorten {how!r}")
-    line = shorten(game, st0, raw, depth=2, seconds=SHORTEN_SECONDS)
-    if how == "tail":
-        ws = portfolio.WORKSPACE
+    ws = portfolio.WORKSPACE
 
-        def exact(st):
-            a = portfolio.best_first_attempt(ws, game, st, TAIL_NODES, portfolio.Clock(10), greedy=0)
-            return a.raw if a.status == WON else None
+    def astar(st, weight, nodes):
+        a = portfolio.best_first_attempt(ws, game, st, nodes, portfolio.Clock(10), greedy=-weight)
+        return a.raw if a.status == WON else None
 
-        line = resolve_tail(game, st0, line, exact)
-    return line
-
+    lines = [raw]
+    # quick: weighted A* only in the games where it pays (SHORTEN_ASTAR; elsewhere its
+    # lines are hardly shorter than the search's, at 100 to 600 times its time)
+    quick = QUICK if getattr(game, "SHORTEN_ASTAR", False) else ()
+    for weight, nodes in quick if how == "quick" else FULL:
+        line = astar(st0.copy(), weight, nodes)
+        if line is not None:
+            lines.append(line)
+    if how == "quick":  # only the shortest is cut (cutting a long line costs the most)
+        lines = [min(lines, key=len)]
+    depth = 1 if how == "quick" else 2  # 2 finds a little more (BD: 2% of the moves) at 8 times the cost
+    best = min((shorten(game, st0, line, depth=depth, seconds=SHORTEN_SECONDS) for line in lines), key=len)
+    if how == "full":
+        best = resolve_tail(game, st0, best, lambda st: astar(st, 0, TAIL_NODES))
+    return best

@@ -114,8 +114,8 @@ def test_nothing_shortens_an_astar_line():
         if a.result != "won":
             continue
         st0 = game.initial_state(np.array(deck), {}, ranks=4, columns=4)
-        d = solve_deal(name, {}, deck, "dfs", max_nodes=10**5, ranks=4, columns=4, shorten="line")
-        t = solve_deal(name, {}, deck, "dfs", max_nodes=10**5, ranks=4, columns=4, shorten="tail")
+        d = solve_deal(name, {}, deck, "dfs", max_nodes=10**5, ranks=4, columns=4, shorten="quick")
+        t = solve_deal(name, {}, deck, "dfs", max_nodes=10**5, ranks=4, columns=4, shorten="full")
         assert len(a.moves) <= len(t.moves) <= len(d.moves) <= d.found
         assert len(t.moves) == len(a.moves)  # the tail re-solve reaches the deal itself here
         from solver.search import portfolio

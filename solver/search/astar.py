@@ -96,7 +96,10 @@ ASTAR_USED = 1
 ASTAR_EXPANDED = 2
 ASTAR_STARTED = 3
 ASTAR_LENGTH = 4
-ASTAR_GREEDY = 5  # 0: A* on lower_bound; k > 0: best-first on k * depth + score (not exact)
+# 0: A* on lower_bound; k > 0: best-first on k * depth + score (not exact); k < 0:
+# weighted A* on depth + (-k / 10) * lower_bound, whose solutions are at most -k / 10
+# times the shortest (the bound is admissible and consistent)
+ASTAR_GREEDY = 5
 ASTAR_CAPACITY = 6  # nodes this search may store (at most the store's size)
 CTX_LEN = 7
 # the public names, for the callers that read the ctx (solver.solve)
@@ -194,6 +197,9 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
                 slots[s] = used + 1
                 if ctx[ASTAR_GREEDY] > 0:
                     pri = gc * ctx[ASTAR_GREEDY] + score(st)
+                elif ctx[ASTAR_GREEDY] < 0:  # weighted A*: g + w h, w = -greedy / 10
+                    h = lower_bound(st)
+                    pri = (gc * 10 - ctx[ASTAR_GREEDY] * h) * 4096 + h
                 else:
                     h = lower_bound(st)
                     pri = (gc + h) * 4096 + h
