@@ -11,8 +11,8 @@ JOBS=${1:-1}
 W="patience winrate"
 retry() { $W "$@" --retry-unknown --chunk-size 1 --publish --jobs "$JOBS" --no-progress; }
 retry bakers-dozen --deals 100000 --max-nodes 1000000 --seconds 60
-retry bakers-dozen kings_to_bottom=false --deals 10000 --max-nodes 1000000 --seconds 60
 retry grand-duchess --deals 10000 --max-nodes 1000000 --seconds 60
 retry grand-duchess foundation_transfer=true --deals 10000 --max-nodes 1000000 --seconds 60
 retry parisienne redeals=0 --deals 10000 --max-nodes 2000000 --seconds 60
+retry bakers-dozen kings_to_bottom=false --deals 10000 --max-nodes 1000000 --seconds 60
 retry grand-duchess redeals=0 --deals 10000 --max-nodes 2000000 --seconds 60
