@@ -101,7 +101,8 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
     detours of the shorter line cut; a few hundredths of a second a Baker's Dozen
     deal) or "full" (larger and less weighted A* runs, FULL, then the
     line's end re-solved by exact A* while A* finishes within TAIL_NODES stored
-    nodes; about a second).  Its time is ``shorten_seconds``, apart from the
+    nodes; about two seconds a Baker's Dozen deal, FULL_SECONDS at most for the A*
+    runs).  Its time is ``shorten_seconds``, apart from the
     search's ``seconds``."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
@@ -139,6 +140,7 @@ SHORTEN_SECONDS = 1.0  # for cutting loops and detours
 QUICK = ((30, 50_000),)  # (10 x weight, stored nodes) of the weighted A* runs
 FULL = ((30, 200_000), (20, 200_000), (15, 200_000))
 TAIL_NODES = 100_000  # stored nodes of each exact A* run on the line's end
+QUICK_SECONDS, FULL_SECONDS = 2.0, 5.0  # at most for all the A* runs of one win
 
 
 def _shorter(game, st0, raw, how, portfolio):
@@ -153,8 +155,13 @@ def _shorter(game, st0, raw, how, portfolio):
         raise ValueError(f"unknown shorten {how!r}")
     ws = portfolio.WORKSPACE
 
+    deadline = time.perf_counter() + (FULL_SECONDS if how == "full" else QUICK_SECONDS)
+
     def astar(st, weight, nodes):
-        a = portfolio.best_first_attempt(ws, game, st, nodes, portfolio.Clock(10), greedy=-weight)
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return None
+        a = portfolio.best_first_attempt(ws, game, st, nodes, portfolio.Clock(left), greedy=-weight)
         return a.raw if a.status == WON else None
 
     lines = [raw]
