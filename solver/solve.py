@@ -116,7 +116,7 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
     st0 = game.initial_state(deck, variant, ranks=ranks, columns=columns, **setup)
     out = portfolio.search(game, st0, algorithm, max_nodes, seconds, tt_mb)
     raw, shortening = out.raw, 0.0
-    if out.status == WON and shorten != "none":
+    if out.status == WON and shorten != "none" and algorithm != "astar":  # A*'s line is shortest
         t0 = time.perf_counter()
         raw = _shorter(game, st0, raw, shorten, portfolio)
         shortening = time.perf_counter() - t0

@@ -25,7 +25,8 @@ def new_table(megabytes: float) -> np.ndarray:
 
 @njit(cache=True)
 def table_probe(table, k1, k2, gen):
-    """True if the state is in the table for search number ``gen`` (nothing written)."""
+    """True if the state is in the table for search number ``gen`` (nothing written):
+    table_insert's scan without its writes (kept apart so that insert scans once)."""
     nb = table.shape[0] // WAYS
     b = (k1 & (nb - 1)) * WAYS
     for i in range(WAYS):
