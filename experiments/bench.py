@@ -113,6 +113,8 @@ def seed_range(text: str) -> range:
 
 
 def parser() -> argparse.ArgumentParser:
+    from solver.solve import SHORTEN
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", help="game name, or several separated by commas")
     ap.add_argument("variant", nargs="*", help="variant options key=value")
@@ -124,7 +126,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-nodes", type=int, default=50_000_000, help="per deal")
     ap.add_argument("--astar-max-nodes", type=int, default=2_000_000, help="A*'s node store")
     ap.add_argument("--seconds", type=float, help="per deal (default per game, see above)")
-    ap.add_argument("--shorten", choices=("none", "quick", "full"), default="quick",
+    ap.add_argument("--shorten", choices=SHORTEN, default="quick",
                     help="how wins are shortened (solve_deal's; default line, as the batch runs)")
     return ap
 

@@ -38,7 +38,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # wait for numpy or numba (the solver's modules import them when a command needs them).
 from . import DEFAULT_OUT, SOURCE_HASH, __version__
 from .errors import PatienceError
-from .solve import ALGORITHMS, MAX_NODES, SECONDS, TT_MB
+from .solve import ALGORITHMS, MAX_NODES, SECONDS, SHORTEN, TT_MB
 from .variants import parse_variant, variant_str
 
 PROG = "patience"
@@ -148,7 +148,7 @@ def build_parser() -> Parser:
     _add_game(p)
     _add_deck_source(p)
     _add_solver(p)
-    p.add_argument("--shorten", choices=("none", "quick", "full"), default="full",
+    p.add_argument("--shorten", choices=SHORTEN, default="full",
                    help="shorten a win: quick (cut loops and detours, try weighted A*), full (larger A* runs, then re-solve the "
                         "end exactly with A*; default), none (the line as the search found it)")
     p.add_argument("--json", action="store_true", help="print one JSON object (NOTATION.md)")

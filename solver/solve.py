@@ -120,8 +120,7 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
         t0 = time.perf_counter()
         raw = _shorter(game, st0, raw, shorten, portfolio)
         shortening = time.perf_counter() - t0
-    # a game's macro move (Grand Duchess transfers) is written as several lines
-    moves = [line for m in raw for line in game.move_text(m).split("\n")]
+    moves = _lines(game, raw)
     if out.status == WON:
         from .checker import replay
 
@@ -130,9 +129,14 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
             raise RuntimeError(f"solver bug: its solution does not replay: {check.error}")
     result = {LOST: "lost", WON: "won"}.get(out.status, "unknown")
     proof = ("dead_end" if out.dead_end else "search") if result == "lost" else ""
-    found = sum(len(game.move_text(m).split("\n")) for m in out.raw) if result == "won" else 0
+    found = len(_lines(game, out.raw)) if result == "won" else 0
     return SolveResult(result, moves, out.nodes, out.seconds, out.stop if result == "unknown" else "", proof,
                        found, shortening)
+
+
+def _lines(game, raw) -> list[str]:
+    """The move lines of kernel moves (a macro move, Grand Duchess's transfers, is several)."""
+    return [line for m in raw for line in game.move_text(m).split("\n")]
 
 
 SHORTEN = ("none", "quick", "full")

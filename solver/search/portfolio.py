@@ -416,7 +416,7 @@ class Restarts:
         game = self.game
         st = self.st0.copy()
         if SHORT_BUDGET > 0 and self.short_nodes < self.long_nodes:
-            # short attempts, Luby-sized, each in its own noisy order
+            # short attempts, Luby-sized, each in its own noisy (or random) order
             self.short += 1
             budget = min(max_budget, SHORT_BUDGET * luby(self.short))
             first = RANDOM_ORDER if getattr(game, "RANDOM_SHORT", False) else SHORT_PROFILES
