@@ -22,3 +22,5 @@ for step in 1 2 3 4 5 6 7 8 9 10; do
   done
 done
 run face_down=true kings_to_bottom=false --strategy rollout --deals 2000
+# a four times larger tree search face down, on the first 100 decks: does more search help?
+run face_down=true --strategy ismcts --option iterations=200 --deals 100
