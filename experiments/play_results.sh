@@ -22,7 +22,7 @@ for step in 1 2 3 4 5 6 7 8 9 10; do
   done
 done
 run face_down=true kings_to_bottom=false --strategy rollout --deals 2000
-# larger tree searches face down (4 and 16 times the default), on the first 200 and 50 decks:
+# larger tree searches face down (4 and 16 times the default), on the first 200 and 95 decks:
 # does more search help?
 run face_down=true --strategy ismcts --option iterations=200 --deals 200
-run face_down=true --strategy ismcts --option iterations=800 --deals 50
+run face_down=true --strategy ismcts --option iterations=800 --deals 95
