@@ -60,7 +60,7 @@ def ensure_compiled(game_name: str, announce=None) -> bool:
     if announce is not None:
         print(f"patience: compiling the solver for {game_name} (once)", file=announce, flush=True)
     st0 = game.initial_state(seeded_deck(1, game.PACKS), {}, **setup_kwargs(game_name, 1))
-    for engine in ("dfs", "astar"):
+    for engine in portfolio.ENGINES:
         portfolio.WORKSPACE.load(game, st0, engine)
     return True
 

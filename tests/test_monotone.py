@@ -46,3 +46,13 @@ def test_variants_that_differ_otherwise_are_not_chained():
                 "no-redeals-key": _variant(["lost"], kings=True)}
     assert monotone.chains(variants) == []
     assert monotone.markdown(variants, pct) == []
+
+
+def test_grand_duchess_and_parisienne_are_not_chained():
+    # their last round has no reserve, so k and k + 1 redeals differ in more than the
+    # redeals: a win with fewer that is lost with more is no bug there, and no decision
+    variants = {"redeals=0": _variant(["won"], redeals=0), "standard": _variant(["lost"], redeals=3)}
+    for game in ("grand-duchess", "parisienne"):
+        assert monotone.markdown(variants, pct, game) == []
+    with pytest.raises(PatienceError):
+        monotone.markdown(variants, pct, "capricieuse")

@@ -12,6 +12,10 @@ only in ``redeals`` (the same seeds, hence the same decks) this is
   is lost (the k' row's proof covers it).  The report gives each variant's bounds
   with these decisions beside the bounds of its own rows; the rows stay as they were
   measured.
+
+Only for a game whose module sets ``REDEALS_MONOTONE``: in Grand Duchess and
+Parisienne the round after the last redeal has no reserve, so the variants differ in
+more than the number of redeals and neither implication holds (their module says why).
 """
 
 from __future__ import annotations
@@ -60,8 +64,17 @@ def implied(variants: dict) -> tuple[list[dict], dict[str, dict]]:
     return pairs, decided
 
 
-def markdown(variants: dict, pct) -> list[str]:
-    """The report's section (empty when the game has no two variants of one chain)."""
+def applies(game_name: str) -> bool:
+    from ..games import get_game
+
+    return bool(get_game(game_name).REDEALS_MONOTONE)
+
+
+def markdown(variants: dict, pct, game_name: str | None = None) -> list[str]:
+    """The report's section (empty when the game has no two variants of one chain, or
+    when ``game_name`` is given and its redeals are not monotone)."""
+    if game_name is not None and not applies(game_name):
+        return []
     pairs, decided = implied(variants)
     if not pairs:
         return []

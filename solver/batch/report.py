@@ -337,7 +337,7 @@ def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: 
                 f"| {p['a']} | {p['b']} | {p['common']} | {p['a_only']} | {p['b_only']} | {p['both_won']} "
                 f"| {p['neither_won']} | {p['unknown']} | {p['p']:.3g} |"
             )
-    lines += monotone.markdown(variants, pct)
+    lines += monotone.markdown(variants, pct, game_name)
     lines += [
         "",
         "## Code versions",

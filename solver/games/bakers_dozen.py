@@ -27,6 +27,8 @@ from ..variants import parse_variant
 
 NAME = "bakers-dozen"
 PACKS = 1
+# no redeals: nothing to chain (solver.batch.monotone)
+REDEALS_MONOTONE = True
 VARIANTS = {
     "kings_to_bottom": ("bool", True),
     "face_down": ("bool", False),

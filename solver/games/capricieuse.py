@@ -42,6 +42,8 @@ from .zobrist import mix64, zobrist_keys
 
 NAME = "capricieuse"
 PACKS = 2
+# a redeal is the player's to take or leave and deals as the first did, in every variant
+REDEALS_MONOTONE = True
 VARIANTS = {
     "redeals": (("int", 0, 2), 2),
     "deal_plays": ("bool", True),

@@ -38,6 +38,8 @@ from .zobrist import mix64, zobrist_keys
 
 NAME = "duchess"
 PACKS = 1
+# the redeal is the player's to take or leave; nothing else depends on redeals
+REDEALS_MONOTONE = True
 VARIANTS = {
     "redeals": (("int", 0, 1), 1),
     "moves": (("any", "whole"), "any"),

@@ -45,6 +45,11 @@ from ..variants import full_variant
 
 NAME = "grand-duchess"
 PACKS = 2
+# Not monotone by the same moves: the round after the last redeal has no reserve, so
+# with k redeals round k + 1 deals four cards a time, with k + 1 six (two face down to
+# the reserve).  A win with k redeals is no line of play with k + 1, nor is a loss
+# with k + 1 a proof for k; solver.batch.monotone neither checks nor decides these.
+REDEALS_MONOTONE = False
 VARIANTS = {
     "redeals": (("int", 0, 3), 3),
     "foundation_transfer": ("bool", False),

@@ -6,9 +6,9 @@ checks them when it loads a module and names every one missing); the search
 engines, ``solver.solve``, the command line and tests/test_game_contract.py use
 nothing else.  The kernels are numba functions (@njit(cache=True)) over the game's
 state, one int64 array ``st`` of ``STATE_LEN`` entries whose layout is the game's
-own; a move is an int64 whose encoding is the game's own too.  ``dfs`` and
-``astar`` are the engines of ``solver.search`` compiled against the kernels by
-``solver.search.specialise`` (the game module calls it last).
+own; a move is an int64 whose encoding is the game's own too.  ``dfs``,
+``astar`` and ``beam`` are the engines of ``solver.search`` compiled against the
+kernels by ``solver.search.specialise`` (the game module calls it last).
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ class GameModule(Protocol):
     PACK_LEN: int  # entries of pack()'s int8 row (A*'s node store)
     MAX_MOVES: int  # gen_moves never returns more moves than this
     PROFILES: list  # move-ordering weights of the fixed restart profiles (set_profile)
+    # True when a deal won with k redeals is won with k + 1 by the same moves (the
+    # rules differ in nothing else): solver.batch.monotone may then decide across them
+    REDEALS_MONOTONE: bool
 
     # -- plain Python
 
@@ -97,6 +100,10 @@ class GameModule(Protocol):
     def astar(self, st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
               hkey, hidx, moves, row, path, ctx) -> int:
         """solver.search.astar.astar against this game's kernels."""
+
+    def beam(self, st, table, gen, slice_layers, rows, parent, via, cscore, cparent, cmove, moves, row, path,
+             ctx) -> int:
+        """solver.search.beam.beam against this game's kernels."""
 
 
 REQUIRED_NAMES: tuple[str, ...] = tuple(GameModule.__annotations__) + tuple(

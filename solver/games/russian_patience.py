@@ -49,6 +49,9 @@ from .zobrist import mix64, zobrist_keys
 
 NAME = "russian-patience"
 PACKS = 2
+# a redeal is the player's to take or leave, and the shuffle of redeal k does not depend
+# on how many redeals the variant allows (solver.deals.redeal_order)
+REDEALS_MONOTONE = True
 VARIANTS = {"redeals": (("int", 0, 2), 2)}
 
 MAXC = 12  # columns

@@ -24,7 +24,14 @@
 * ``auto`` (the default) alternates the long DFS attempts with greedy best-first
   attempts (the A* engine ordered by depth + the game's move-ordering score, not
   exact, complete within its node store): the two fail on different deals, so
-  together they leave fewer unknown.
+  together they leave fewer unknown.  Once a deal has cost BEAM_AFTER nodes, a
+  third schedule joins them: beam searches (solver.search.beam) of width
+  BEAM_WIDTH, three times wider each attempt up to BEAM_MAX_WIDTH, each in the order
+  of the next profile, taking a third of the nodes.  A beam proves nothing lost
+  unless it never had to drop a state, but it wins deals whose first moves a
+  depth-first order ranks low (issue 19: Grand Duchess seeds 235, 317 and 373, and
+  seven Baker's Dozen seeds that Freecell Solver wins and the DFS portfolio left
+  unknown, fall to widths of 1,000 to 10,000).
 
 A game that sets ``SPLIT_FIRST_MOVE`` gets one such portfolio per first move, run
 side by side.
@@ -57,7 +64,9 @@ from .. import memory
 from ..solve import ALGORITHMS
 from . import astar as astar_engine
 from . import dfs as dfs_engine
+from . import beam as beam_engine
 from .astar import AStarWork
+from .beam import BeamWork
 from .dfs import LOST, RUNNING, UNKNOWN, WON, DfsWork
 from .table import new_table
 from ..games.common import RANDOM_ORDER
@@ -67,6 +76,10 @@ FIRST_BUDGET = 1500  # nodes of each attempt of the first round
 SLICE = 20_000  # nodes between looks at the clock
 SHORT_BUDGET = 1000  # nodes of the shortest attempts of the Luby schedule (0: none)
 SHORT_PROFILES = 10_000  # its attempts' profile numbers start here (noisy orders)
+BEAM_AFTER = 50_000  # nodes a deal costs before auto's beam attempts start
+BEAM_WIDTH = 100  # of the first beam attempt
+BEAM_MAX_WIDTH = 30_000
+BEAM_LAYERS = 1000  # the beam's record holds width x BEAM_LAYERS nodes (a solution's moves)
 
 
 # ------------------------------------------------------------------ numba's cache
@@ -125,10 +138,13 @@ def _cache_entries(dispatcher) -> int:
         return -1
 
 
+ENGINES = ("dfs", "astar", "beam")
+
+
 def is_cold(game) -> bool:
     """True when loading the game's engines would compile them (nothing in numba's
-    cache for its DFS or A*): a cheap look at two index files, no compilation."""
-    return any(_cache_entries(getattr(game, name)) == 0 for name in ("dfs", "astar"))
+    cache for one of ENGINES): a cheap look at their index files, no compilation."""
+    return any(_cache_entries(getattr(game, name)) == 0 for name in ENGINES)
 
 
 # ------------------------------------------------------------------ the clock
@@ -201,6 +217,8 @@ class Workspace:
         self.dfs_work: dict[str, DfsWork] = {}
         self.store: AStarWork | None = None
         self.store_game = None
+        self.beam: BeamWork | None = None
+        self.beam_game = None
         self.warm: set = set()  # (game name, engine) loaded from numba's cache
         self._store_sizes: dict[str, tuple] = {}
 
@@ -262,6 +280,28 @@ class Workspace:
         self.store_game = game.NAME
         return True
 
+    @staticmethod
+    def beam_bytes(game, width: int) -> int:
+        """bytes of a BeamWork of ``width`` for ``game`` (its arrays, as BeamWork makes them)."""
+        return (2 * width * game.PACK_LEN + 8 * width * BEAM_LAYERS + 20 * width * game.MAX_MOVES
+                + game.MAX_MOVES * 8 + game.PACK_LEN * 8 + 8 * BEAM_LAYERS)
+
+    def grow_beam(self, game, width: int) -> bool:
+        """Beam arrays of at least ``width`` for auto's next beam attempt; False (nothing
+        allocated) if they would not fit in the memory available."""
+        if self.beam is not None and self.beam_game == game.NAME and self.beam.width >= width:
+            return True
+        held = sum(v.nbytes for v in vars(self.beam).values() if isinstance(v, np.ndarray)) if self.beam else 0
+        if self.beam_bytes(game, width) > memory.available_bytes() + held:
+            return False
+        self.beam, self.beam_game = None, None
+        try:
+            self.beam = BeamWork(width * BEAM_LAYERS, width, game.PACK_LEN, game.MAX_MOVES, BEAM_LAYERS)
+        except MemoryError:
+            return False
+        self.beam_game = game.NAME
+        return True
+
     def prepare(self, game, algorithm: str, max_nodes: int, tt_mb: float) -> None:
         """Check memory, then allocate what a search of ``algorithm`` needs: the
         table and the DFS arrays (dfs, auto), the node store of ``max_nodes`` (astar;
@@ -309,6 +349,11 @@ class Workspace:
                 moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
                 if int(game.gen_moves(st, moves, 0)) > 0:
                     game.apply_move(st, moves[0])
+        elif engine == "beam":
+            w = BeamWork(4, 2, game.PACK_LEN, game.MAX_MOVES, 4)
+            w.reset(2, 1)
+            game.beam(st, new_table(0), 1, 1, w.rows, w.parent, w.via, w.cscore, w.cparent, w.cmove, w.moves,
+                      w.row, w.path, w.ctx)
         else:
             w = AStarWork(2, game.PACK_LEN, game.MAX_MOVES, 2)
             w.reset(2, 0)
@@ -380,6 +425,31 @@ def best_first_attempt(ws: Workspace, game, st, capacity: int, clock: Clock, gre
     return Attempt(status, w.expanded, [], "memory" if status == UNKNOWN else "")
 
 
+def beam_attempt(ws: Workspace, game, st, width: int, budget: int, clock: Clock) -> Attempt:
+    """One beam search of ``width`` (narrower if memory is short) and at most
+    ``budget`` scored children; UNKNOWN "no memory" if not even BEAM_WIDTH fits."""
+    if (game.NAME, "beam") not in ws.warm:
+        with clock.paused():
+            ws.load(game, st, "beam")
+    with clock.paused():
+        while not ws.grow_beam(game, width):
+            if width <= BEAM_WIDTH:
+                return Attempt(UNKNOWN, 0, [], "no memory")
+            width //= 3
+    w = ws.beam
+    table, gen = ws.next_table()
+    w.reset(width, budget)
+    status = RUNNING
+    while status == RUNNING:
+        if clock.expired():
+            return Attempt(UNKNOWN, w.nodes, [], "time")
+        status = game.beam(st, table, gen, 1, w.rows, w.parent, w.via, w.cscore, w.cparent, w.cmove, w.moves,
+                           w.row, w.path, w.ctx)
+    if status == WON:
+        return Attempt(WON, w.nodes, [int(m) for m in w.path[: w.ctx[beam_engine.LENGTH]]])
+    return Attempt(status, w.nodes, [], "nodes" if status == UNKNOWN else "")
+
+
 # ------------------------------------------------------------------ restarts
 
 
@@ -407,14 +477,29 @@ class Restarts:
         self.short = 0
         self.long_nodes = 0
         self.short_nodes = 0
+        self.beams = 0  # beam attempts made (auto only)
+        self.beam_nodes = 0
+        self.beam_off = False  # set when not even the narrowest beam fits in memory
 
     @property
     def nodes(self):
-        return self.long_nodes + self.short_nodes
+        return self.long_nodes + self.short_nodes + self.beam_nodes
 
     def step(self, max_budget, clock) -> Attempt:
         game = self.game
         st = self.st0.copy()
+        others = self.long_nodes + self.short_nodes
+        if self.best_first and not self.beam_off and others >= BEAM_AFTER and 2 * self.beam_nodes < others:
+            # a beam, each three times wider up to the widest, in the next profile's order
+            width = min(BEAM_MAX_WIDTH, BEAM_WIDTH * 3 ** min(self.beams, 12))
+            game.set_profile(st, self.beams)
+            a = beam_attempt(self.ws, game, st, width, max_budget, clock)
+            self.beams += 1
+            self.beam_nodes += a.nodes
+            if a.stop == "no memory":
+                self.beam_off = True
+                a.stop = "nodes"
+            return a
         if SHORT_BUDGET > 0 and self.short_nodes < self.long_nodes:
             # short attempts, Luby-sized, each in its own noisy (or random) order
             self.short += 1
