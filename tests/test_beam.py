@@ -132,3 +132,14 @@ def test_auto_runs_beams_after_its_threshold(monkeypatch):
     monkeypatch.setattr(portfolio, "beam_attempt", spy)
     r = solve_deal("grand-duchess", {}, seeded_deck(317, 2), "auto", max_nodes=2_000_000, seconds=60)
     assert r.result == "won" and calls and calls[-1] == WON
+
+
+def test_memory_estimate_covers_the_arrays():
+    """grow_beam checks memory with beam_bytes before it allocates: the estimate must
+    not fall short of what BeamWork really allocates, for every game."""
+    for name in REDUCED:
+        game = get_game(name)
+        for width in (100, 3000):
+            w = BeamWork(width * portfolio.BEAM_LAYERS, width, game.PACK_LEN, game.MAX_MOVES, portfolio.BEAM_LAYERS)
+            held = sum(v.nbytes for v in vars(w).values() if hasattr(v, "nbytes"))
+            assert held <= portfolio.Workspace.beam_bytes(game, width) <= 1.01 * held + 4096, (name, width)

@@ -284,7 +284,7 @@ class Workspace:
     def beam_bytes(game, width: int) -> int:
         """bytes of a BeamWork of ``width`` for ``game`` (its arrays, as BeamWork makes them)."""
         return (2 * width * game.PACK_LEN + 8 * width * BEAM_LAYERS + 20 * width * game.MAX_MOVES
-                + game.MAX_MOVES * 8 + game.PACK_LEN * 8 + 8 * BEAM_LAYERS)
+                + game.MAX_MOVES * 8 + game.PACK_LEN * 8 + 8 * BEAM_LAYERS + 8 * beam_engine.CTX_LEN)
 
     def grow_beam(self, game, width: int) -> bool:
         """Beam arrays of at least ``width`` for auto's next beam attempt; False (nothing
