@@ -141,5 +141,5 @@ def test_memory_estimate_covers_the_arrays():
         game = get_game(name)
         for width in (100, 3000):
             w = BeamWork(width * portfolio.BEAM_LAYERS, width, game.PACK_LEN, game.MAX_MOVES, portfolio.BEAM_LAYERS)
-            held = sum(v.nbytes for v in vars(w).values() if hasattr(v, "nbytes"))
+            held = portfolio.held_bytes(w)
             assert held <= portfolio.Workspace.beam_bytes(game, width) <= 1.01 * held + 4096, (name, width)

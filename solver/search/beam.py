@@ -50,7 +50,6 @@ class BeamWork:
 
     def __init__(self, capacity: int, width: int, pack_len: int, max_moves: int, max_depth: int,
                  candidates: int | None = None):
-        self.capacity = capacity
         self.width = width
         self.rows = np.empty((2 * width, pack_len), dtype=np.int8)
         self.parent = np.empty(capacity, dtype=np.int32)
@@ -82,6 +81,14 @@ def beam_load(st, rows, idx, row):
     unpack(row, st)
 
 
+def beam_store(st, rows, idx, row):
+    """Pack st as node idx (into row idx mod rows)."""
+    pack(st, row)
+    k = idx % rows.shape[0]
+    for i in range(rows.shape[1]):
+        rows[k, i] = row[i]
+
+
 def beam_path(parent, via, idx, path):
     """Write the moves from the root to stored node idx into path; return their number."""
     n = 0
@@ -111,9 +118,7 @@ def beam(st, table, gen, slice_layers, rows, parent, via, cscore, cparent, cmove
             return WON
         if is_dead(st):
             return LOST
-        pack(st, row)
-        for i in range(rows.shape[1]):
-            rows[0, i] = row[i]
+        beam_store(st, rows, 0, row)
         parent[0] = -1
         via[0] = 0
         ctx[BEAM_LO] = 0
@@ -168,10 +173,7 @@ def beam(st, table, gen, slice_layers, rows, parent, via, cscore, cparent, cmove
             if used == cap:
                 ctx[BEAM_NODES] = nodes
                 return UNKNOWN
-            pack(st, row)
-            k = used % rows.shape[0]
-            for i in range(rows.shape[1]):
-                rows[k, i] = row[i]
+            beam_store(st, rows, used, row)
             parent[used] = cparent[c]
             via[used] = cmove[c]
             used += 1
@@ -184,7 +186,7 @@ def beam(st, table, gen, slice_layers, rows, parent, via, cscore, cparent, cmove
     return RUNNING
 
 
-TEMPLATES = (beam_load, beam_path, beam)
+TEMPLATES = (beam_load, beam_store, beam_path, beam)
 HELPERS = {"table_insert": table_insert, "table_probe": table_probe, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN,
            "RUNNING": RUNNING, "BEAM_STARTED": BEAM_STARTED, "BEAM_LO": BEAM_LO, "BEAM_HI": BEAM_HI,
            "BEAM_CUT": BEAM_CUT, "BEAM_NODES": BEAM_NODES, "BEAM_LENGTH": BEAM_LENGTH, "BEAM_WIDTH": BEAM_WIDTH,

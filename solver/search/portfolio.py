@@ -195,6 +195,13 @@ def _work_bytes(make, scaled: dict) -> tuple[int, dict]:
     return fixed, per
 
 
+def held_bytes(work) -> int:
+    """bytes of the arrays a work object (AStarWork, BeamWork) holds; 0 for None."""
+    if work is None:
+        return 0
+    return sum(v.nbytes for v in vars(work).values() if isinstance(v, np.ndarray))
+
+
 def _slots(capacity: int) -> int:
     tsize = 1
     while tsize < 2 * capacity:
@@ -236,9 +243,7 @@ class Workspace:
         return lambda n: int(fixed + per["nodes"] * n + per["slots"] * _slots(n) + per["depth"] * _store_depth(n))
 
     def _store_held(self) -> int:
-        if self.store is None:
-            return 0
-        return sum(v.nbytes for v in vars(self.store).values() if isinstance(v, np.ndarray))
+        return held_bytes(self.store)
 
     # ---- allocation
 
@@ -292,8 +297,7 @@ class Workspace:
         allocated) if they would not fit in the memory available."""
         if self.beam is not None and self.beam_game == game.NAME and self.beam.width >= width:
             return True
-        held = sum(v.nbytes for v in vars(self.beam).values() if isinstance(v, np.ndarray)) if self.beam else 0
-        if self.beam_bytes(game, width) > memory.available_bytes() + held:
+        if self.beam_bytes(game, width) > memory.available_bytes() + held_bytes(self.beam):
             return False
         self.beam, self.beam_game = None, None
         try:
