@@ -153,19 +153,22 @@ def _astar(start, state_key, candidate_moves, lower_bound, max_states: int):
 
 
 def first_dead_states_are_lost(kernel, walks, choose, solve_state, *, want: int, max_states: int,
-                               steps: int = 10_000, fires=lambda st: True, view=lambda st: None) -> int:
+                               steps: int = 10_000, fires=lambda st: True, view=lambda st: None,
+                               dead=None) -> int:
     """A game's ``is_dead`` checked state by state.  Each walk ``(seed, st, g)`` pairs a
     kernel state with the checker's state of the same position; ``choose(moves)`` picks
     the next kernel move, played on both.  The first state of a walk that ``is_dead``
     calls dead (where ``fires(st)``) is handed to the exhaustive oracle
     (``solve_state``), which must find it lost; a position too big for the oracle ends
     its walk unchecked.  Stops once ``want`` states are checked; returns how many were.
-    ``steps`` bounds a walk (moves that undo each other could go on forever)."""
+    ``steps`` bounds a walk (moves that undo each other could go on forever).  ``dead``
+    replaces ``kernel.is_dead``, to check one part of it alone."""
+    dead = dead or kernel.is_dead
     checked = 0
     out = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
     for seed, st, g in walks:
         for _ in range(steps):
-            if fires(st) and kernel.is_dead(st):
+            if fires(st) and dead(st):
                 try:
                     won, _, _ = solve_state(g, max_states=max_states)
                 except StateCapExceeded:

@@ -264,3 +264,55 @@ def test_dead_end_test_only_cuts_lost_states(variant, ranks, most):
     checked = first_dead_states_are_lost(gd, walks(), choose, solve_state, want=8, max_states=300_000,
                                          fires=lambda st: st[gd.LEFT] <= most, view=gd.checker_view)
     assert checked >= 8
+
+
+def _suits_only(slack):
+    """``suits_dead`` alone, on states where the fixpoint proves nothing (``slack`` > 0:
+    the broken version its docstring describes, for the mutant test)."""
+    def dead(st):
+        if st[gd.ROUND] != st[gd.MAXRED] or st[gd.TRANSFER]:
+            return False
+        nres = gd.fixpoint_dead(st)
+        if nres < 0:
+            return False
+        k = 6 if gd.has_reserve(st) else 4
+        return bool(gd.suits_dead(st, (st[gd.SN] - st[gd.SP] + k - 1) // k, nres, slack))
+    return dead
+
+
+def _suit_walks(variant, ranks, slack, want):
+    from gd_oracle import solve_state
+    from oracle_search import first_dead_states_are_lost
+
+    rng = random.Random(5)
+
+    def walks():
+        for seed in range(1, 3000):
+            deck = seeded_deck(seed, 2, ranks)
+            yield seed, gd.initial_state(deck, variant, ranks=ranks), GAMES["grand-duchess"](deck, variant, ranks=ranks)
+
+    def choose(moves):
+        plays = [m for m in moves if m & 3 == gd.KIND_PLAY]
+        return rng.choice(plays if plays and rng.random() < 0.9 else moves)
+
+    return first_dead_states_are_lost(gd, walks(), choose, solve_state, want=want, max_states=300_000,
+                                      fires=lambda st: st[gd.LEFT] <= 20, view=gd.checker_view,
+                                      dead=_suits_only(slack))
+
+
+@pytest.mark.parametrize("variant", [{"redeals": 0}, {"redeals": 1}], ids=str)
+@pytest.mark.slow
+def test_suit_test_only_cuts_lost_states(variant):
+    """suits_dead's claim, on states the fixpoint alone cannot refute, checked against
+    the exhaustive oracle (6-rank deals: round one with its reserve for redeals=0, a
+    last round without one for redeals=1)."""
+    assert _suit_walks(variant, 6, 0, 8) >= 8
+
+
+@pytest.mark.slow
+def test_suit_test_mutant_is_caught():
+    """The same check catches a broken argument: other suits' cards kept in the way two
+    deals longer than the fixpoint's earliest times makes suits_dead call some won
+    state lost."""
+    with pytest.raises(AssertionError):
+        _suit_walks({"redeals": 0}, 6, 2, 40)

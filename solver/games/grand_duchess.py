@@ -580,7 +580,25 @@ def lower_bound(st):
 @njit(cache=True)
 def is_dead(st):
     """True only if the state is lost.  Used in the last round (no redeal left), where
-    no card returns to the stock, and without transfers.
+    no card returns to the stock: ``fixpoint_dead`` (a timed relaxation of the whole
+    layout), then, without transfers, ``suits_dead`` (each suit searched exactly in a
+    relaxation built on the fixpoint's times)."""
+    if st[ROUND] != st[MAXRED]:
+        return False
+    nres = fixpoint_dead(st)
+    if nres < 0:
+        return True
+    if st[TRANSFER] != 0:
+        return False  # the suit test does not know transfers
+    k = 6 if has_reserve(st) else 4
+    return suits_dead(st, (st[SN] - st[SP] + k - 1) // k, nres, 0)
+
+
+@njit(cache=True)
+def fixpoint_dead(st):
+    """-1 only if the state is lost, else the number of reserve cards (now and to come),
+    leaving the pile sequences and their times in the scratch for ``suits_dead``.  For
+    the last round only (no redeal left), where no card returns to the stock.
 
     A timed relaxation: time t counts the deals still to come (t = 0 now, D after
     the last one).  A pile card that arrives at time a (0 if already there, else the
@@ -597,8 +615,6 @@ def is_dead(st):
     With transfers a rank already on one foundation may later leave it, so both
     foundations stay open to every card, and a suit that can be at a meeting
     point at time t can have any rank on either foundation from t on."""
-    if st[ROUND] != st[MAXRED]:
-        return False
     transfer = st[TRANSFER] != 0
     nr = st[NR]
     k = 6 if has_reserve(st) else 4
@@ -717,11 +733,11 @@ def is_dead(st):
                             changed = True
     for s in range(4):
         if st[S_TU + s * 15 + nr] >= INF or st[S_TD + s * 15 + 1] >= INF:
-            return True
+            return -1
     for p in range(NPILES):
         for i in range(lens[p]):
             if st[S_E + p * SEQ + i] >= INF:
-                return True
+                return -1
     for i in range(nres):
         c = st[S_RC + i]
         s = c // 13
@@ -729,6 +745,170 @@ def is_dead(st):
         up_ok = (r > st[UP0 + s] or transfer) and st[S_TU + s * 15 + r - 1] < INF
         dn_ok = (r <= nr - st[DN0 + s] or transfer) and st[S_TD + s * 15 + r + 1] < INF
         if not (up_ok or dn_ok):
+            return -1
+    return nres
+
+
+# The suit test's memo (open addressing) and how many states it may visit in one call.
+SUIT_TABLE = 1 << 14
+SUIT_VISITS = 12_000
+
+
+@njit(cache=True)
+def suits_dead(st, ndeals, nres, slack):
+    """True only if the state is lost: some suit cannot be cleared even when the other
+    suits' cards get out of its way as early as ``fixpoint_dead`` allows.
+
+    Called by is_dead after fixpoint_dead, in the last round without transfers; reads
+    the fixpoint's pile sequences (S_C, S_A, S_E) and reserve cards (S_RC, ``nres``:
+    only round one of ``redeals=0`` has a reserve in its last round).  For one suit
+    s, the relaxed game R_s keeps the deal times and the suit's own cards exactly: at
+    time t (deals made from now) a card of s may go to a foundation it fits if it has
+    arrived and every card dealt on top of it by then is either a card of s already
+    played in R_s or a card x of another suit with S_E[x] <= t; a reserve card of s may
+    go from time ``ndeals`` on (the stock is out, every reserve card face up).  Argument: take any
+    win and keep only its deals and its plays of suit s.  When it plays a card y of s
+    at time t, y is on top, so every card dealt on it has left: those of s were played
+    before (in the kept line too), and every other x left at some time <= t, which is
+    >= S_E[x] because the fixpoint's times are never later than a real play's
+    (fixpoint_dead's docstring).  The suit's foundations take the same cards in the same order.  So the
+    kept line wins R_s, and if R_s cannot be won, neither can the state.  Unlike the
+    fixpoint, R_s is searched exactly: one copy serves one foundation, and a card
+    played early to one foundation is not also played late to the other.
+
+    R_s is searched depth first with a memo of (t, foundations, cards played); it is
+    small (a few hundred states on a full deal, at most a few thousand).  Past
+    SUIT_VISITS states the test gives up and says nothing (False).  ``slack`` > 0 is
+    for the tests only: it delays every other-suit card's leaving time by that many
+    deals, which breaks the argument (the test of the oracle must then catch it)."""
+    nr = st[NR]
+    crank = np.empty(2 * 13, np.int64)
+    carr = np.empty(2 * 13, np.int64)
+    cabove = np.empty(2 * 13, np.int64)
+    cblock = np.empty(2 * 13, np.int64)
+    arrived = np.empty(ndeals + 1, np.int64)
+    table = np.zeros(SUIT_TABLE, np.int64)
+    fu = np.empty(2 * 13 + 30, np.int64)
+    fd = np.empty(2 * 13 + 30, np.int64)
+    fm = np.empty(2 * 13 + 30, np.int64)
+    ft = np.empty(2 * 13 + 30, np.int64)
+    fk = np.empty(2 * 13 + 30, np.int64)
+    visits = 0
+    every = (1 << (ndeals + 1)) - 1  # time bits 0..ndeals
+    for s in range(4):
+        # the suit's cards, pile by pile from the top down: what lies on each
+        n = 0
+        for p in range(NPILES):
+            L = st[S_LEN + p]
+            suit_above = 0
+            block_above = 0
+            for i in range(L - 1, -1, -1):
+                c = st[S_C + p * SEQ + i]
+                a = st[S_A + p * SEQ + i]
+                if c // 13 == s:
+                    crank[n] = c % 13 + 1
+                    carr[n] = a
+                    cabove[n] = suit_above
+                    cblock[n] = block_above
+                    suit_above |= 1 << n
+                    n += 1
+                else:
+                    e = st[S_E + p * SEQ + i]
+                    if e < INF:
+                        e += slack
+                    # present (in the way) at times a .. e-1
+                    if e > ndeals:
+                        bits = every
+                    else:
+                        bits = (1 << e) - 1
+                    block_above |= bits & ~((1 << a) - 1)
+        for i in range(nres):
+            c = st[S_RC + i]
+            if c // 13 == s:
+                # face up from the time the stock runs out, each free to go
+                crank[n] = c % 13 + 1
+                carr[n] = ndeals
+                cabove[n] = 0
+                cblock[n] = 0
+                n += 1
+        for t in range(ndeals + 1):
+            m = 0
+            for j in range(n):
+                if carr[j] <= t:
+                    m |= 1 << j
+            arrived[t] = m
+        full = (1 << n) - 1
+        # depth-first search of R_s; a frame is (u, d, played, t, next option);
+        # option o < 2n plays card o // 2 up (o even) or down, o == 2n deals
+        sp = 0
+        fu[0] = st[UP0 + s]
+        fd[0] = st[DN0 + s]
+        fm[0] = 0
+        ft[0] = 0
+        fk[0] = -1
+        cleared = False
+        while sp >= 0:
+            u = fu[sp]
+            d = fd[sp]
+            m = fm[sp]
+            t = ft[sp]
+            if fk[sp] < 0:
+                key = (t | u << 5 | d << 9 | m << 13 | s << 40) + 1
+                h = (key * 0x9E3779B97F4A7C15) >> 50 & (SUIT_TABLE - 1)
+                seen = False
+                while table[h] != 0:
+                    if table[h] == key:
+                        seen = True
+                        break
+                    h = (h + 1) & (SUIT_TABLE - 1)
+                if seen:
+                    sp -= 1
+                    continue
+                table[h] = key
+                visits += 1
+                if visits > SUIT_VISITS:
+                    return False  # out of budget: no claim
+                if m == full:
+                    cleared = True
+                    break
+                fk[sp] = 0
+            o = fk[sp]
+            pushed = False
+            while o <= 2 * n:
+                if o == 2 * n:
+                    o += 1
+                    if t < ndeals:
+                        fk[sp] = o
+                        sp += 1
+                        fu[sp] = u
+                        fd[sp] = d
+                        fm[sp] = m
+                        ft[sp] = t + 1
+                        fk[sp] = -1
+                        pushed = True
+                    break
+                j = o >> 1
+                up = (o & 1) == 0
+                o += 1
+                if (m >> j & 1) != 0 or carr[j] > t or (cblock[j] >> t & 1) != 0 or (cabove[j] & arrived[t] & ~m) != 0:
+                    continue
+                r = crank[j]
+                if up and r != u + 1:
+                    continue
+                if not up and r != nr - d:
+                    continue
+                fk[sp] = o
+                sp += 1
+                fu[sp] = u + 1 if up else u
+                fd[sp] = d if up else d + 1
+                fm[sp] = m | 1 << j
+                ft[sp] = t
+                fk[sp] = -1
+                pushed = True
+                break
+            if not pushed:
+                sp -= 1
+        if not cleared:
             return True
     return False
 
