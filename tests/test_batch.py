@@ -438,6 +438,9 @@ def test_retry_sample_skips_unfinished_picked_and_whole_ranges():
     assert batch.retry_sample(_rows(unfinished), records(FIRST, DEEP)) is None
     # a retry over every seed is the run itself
     assert batch.retry_sample(_rows(rows), records(FIRST, DEEP.replace("--deals 100", "--deals 200"))) is None
+    # retried range by range at one budget until every seed was: the run itself again
+    whole_later = DEEP.replace("--deals 100", "--deals 200")
+    assert batch.retry_sample(_rows(rows), records(FIRST, DEEP, whole_later)) is None
     # a few seeds retried by hand (picked for being unknown), or a range not from the first seed
     assert batch.retry_sample(_rows(rows), records(FIRST, DEEP.replace("--deals 100", "--deals 99"))) is None
     assert batch.retry_sample(_rows(rows), records(FIRST, DEEP.replace("--start 1", "--start 2"))) is None

@@ -229,7 +229,9 @@ def retry_sample(df: pd.DataFrame, runs: list[dict], superseded: pd.DataFrame | 
     how often the solver wins at that budget: a lower bound on the win rate, often far
     tighter than the first pass over every seed gives.  A range the retry did not
     finish (a seed's best row there is unknown under a smaller budget, or missing) is
-    skipped: counting only the deals it reached would favour the decided ones.  None
+    skipped: counting only the deals it reached would favour the decided ones, and so
+    is every range of a budget that a retry later took to every seed (a run retried
+    range by range, 1..10,000 then 1..20,000 and so on, is no sample).  None
     if there is no such run.  ``tighter`` says whether its bounds are tighter than
     those over all the seeds (a sample searched at a budget that later retries over
     every seed exceeded, or by an older solver, can be looser; the plots leave those
@@ -241,10 +243,13 @@ def retry_sample(df: pd.DataFrame, runs: list[dict], superseded: pd.DataFrame | 
     whole = summarize(df["result"])
     rows = store._concat([df] + ([superseded] if superseded is not None and len(superseded) else []))
     budgets = rows["max_nodes"].fillna(-1)
-    for budget, start, count in _retry_ranges(runs):
+    ranges = _retry_ranges(runs)
+    # budgets whose retries, range by range, reached every seed: the main row gives them
+    whole_budgets = {b for b, s, c in ranges if set(range(s, s + c)) >= all_seeds}
+    for budget, start, count in ranges:
         seeds = set(range(start, start + count))
-        if start != first or count < SAMPLE_MIN or seeds >= all_seeds:
-            continue  # picked seeds, or the whole run (which the main row already gives)
+        if start != first or count < SAMPLE_MIN or budget in whole_budgets:
+            continue  # picked seeds, or a budget the whole run was retried at
         # rows without a node limit (-1) were searched past any budget: not at these limits
         cand = rows[rows["seed"].isin(seeds) & (budgets >= 0) & (budgets <= budget)]
         best = cand.loc[store.rank_order(cand)].drop_duplicates("seed", keep="first")
