@@ -247,22 +247,7 @@ def test_dead_end_test_only_cuts_lost_states(variant, ranks, most):
     that they get far), the first state it calls dead with at most ``most`` cards left
     is handed, as the checker's position, to the exhaustive oracle, which must find
     it lost."""
-    from gd_oracle import solve_state
-    from oracle_search import first_dead_states_are_lost
-
-    rng = random.Random(11)
-
-    def walks():
-        for seed in range(1, 400):
-            deck = seeded_deck(seed, 2, ranks)
-            yield seed, gd.initial_state(deck, variant, ranks=ranks), GAMES["grand-duchess"](deck, variant, ranks=ranks)
-
-    def choose(moves):
-        plays = [m for m in moves if m & 3 == gd.KIND_PLAY]
-        return rng.choice(plays if plays and rng.random() < 0.9 else moves)
-
-    checked = first_dead_states_are_lost(gd, walks(), choose, solve_state, want=8, max_states=300_000,
-                                         fires=lambda st: st[gd.LEFT] <= most, view=gd.checker_view)
+    checked = _dead_walks(variant, ranks, rng_seed=11, last_seed=400, want=8, most=most)
     assert checked >= 8
 
 
@@ -280,14 +265,17 @@ def _suits_only(slack):
     return dead
 
 
-def _suit_walks(variant, ranks, slack, want):
+def _dead_walks(variant, ranks, *, rng_seed, last_seed, want, most, dead=None):
+    """first_dead_states_are_lost on random walks (mostly greedy, so that they get far)
+    through the tiny deals of seeds 1..last_seed - 1, checked once at most ``most``
+    cards are left; ``dead`` replaces is_dead."""
     from gd_oracle import solve_state
     from oracle_search import first_dead_states_are_lost
 
-    rng = random.Random(5)
+    rng = random.Random(rng_seed)
 
     def walks():
-        for seed in range(1, 3000):
+        for seed in range(1, last_seed):
             deck = seeded_deck(seed, 2, ranks)
             yield seed, gd.initial_state(deck, variant, ranks=ranks), GAMES["grand-duchess"](deck, variant, ranks=ranks)
 
@@ -296,8 +284,11 @@ def _suit_walks(variant, ranks, slack, want):
         return rng.choice(plays if plays and rng.random() < 0.9 else moves)
 
     return first_dead_states_are_lost(gd, walks(), choose, solve_state, want=want, max_states=300_000,
-                                      fires=lambda st: st[gd.LEFT] <= 20, view=gd.checker_view,
-                                      dead=_suits_only(slack))
+                                      fires=lambda st: st[gd.LEFT] <= most, view=gd.checker_view, dead=dead)
+
+
+def _suit_walks(variant, ranks, slack, want):
+    return _dead_walks(variant, ranks, rng_seed=5, last_seed=3000, want=want, most=20, dead=_suits_only(slack))
 
 
 @pytest.mark.parametrize("variant", [{"redeals": 0}, {"redeals": 1}], ids=str)
