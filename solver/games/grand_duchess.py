@@ -761,28 +761,31 @@ def suits_dead(st, ndeals, nres, slack):
 
     Called by is_dead after fixpoint_dead, in the last round without transfers; reads
     the fixpoint's pile sequences (S_C, S_A, S_E) and reserve cards (S_RC, ``nres``:
-    only round one of ``redeals=0`` has a reserve in its last round).  For one suit
-    s, the relaxed game R_s keeps the deal times and the suit's own cards exactly: at
-    time t (deals made from now) a card of s may go to a foundation it fits if it has
-    arrived and every card dealt on top of it by then is either a card of s already
-    played in R_s or a card x of another suit with S_E[x] <= t; a reserve card of s may
-    go from time ``ndeals`` on (the stock is out, every reserve card face up).  Argument: take any
-    win and keep only its deals and its plays of suit s.  When it plays a card y of s
-    at time t, y is on top, so every card dealt on it has left: those of s were played
-    before (in the kept line too), and every other x left at some time <= t, which is
-    >= S_E[x] because the fixpoint's times are never later than a real play's
-    (fixpoint_dead's docstring).  The suit's foundations take the same cards in the same order.  So the
-    kept line wins R_s, and if R_s cannot be won, neither can the state.  Unlike the
-    fixpoint, R_s is searched exactly: one copy serves one foundation, and a card
-    played early to one foundation is not also played late to the other.
+    only round one of ``redeals=0`` has a reserve in its last round).
+
+    For one suit s, the relaxed game R_s keeps the deal times and the suit's own cards
+    exactly: at time t (deals made from now) a card of s may go to a foundation it fits
+    if it has arrived and every card dealt on top of it by then is either a card of s
+    already played in R_s or a card x of another suit with S_E[x] <= t; a reserve card
+    of s may go from time ``ndeals`` on (the stock is out, every reserve card face up).
+
+    Argument: take any win and keep only its deals and its plays of suit s.  When it
+    plays a card y of s at time t, y is on top, so every card dealt on it has left:
+    those of s were played before (in the kept line too), and every other x left at
+    some time <= t, which is >= S_E[x] because the fixpoint's times are never later
+    than a real play's (fixpoint_dead's docstring).  The suit's foundations take the
+    same cards in the same order.  So the kept line wins R_s, and if R_s cannot be won,
+    neither can the state.  Unlike the fixpoint, R_s is searched exactly: one copy
+    serves one foundation, and a card played early to one foundation is not also
+    played late to the other.
 
     R_s is searched depth first with a memo of (t, foundations, cards played)
     (``_suit_cleared``).  On the full deals of ``redeals=0`` a call visits a median of
     about 600 states, 90% of calls fewer than 4,000; the memo starts small and grows
     fourfold when three quarters full, up to SUIT_TABLE_MAX slots, and past that the
-    test gives up and says nothing (False).  ``slack`` > 0 is
-    for the tests only: it delays every other-suit card's leaving time by that many
-    deals, which breaks the argument (the test of the oracle must then catch it)."""
+    test gives up and says nothing (False).  ``slack`` > 0 is for the tests only: it
+    delays every other-suit card's leaving time by that many deals, which breaks the
+    argument (the test against the oracle must then catch it)."""
     nr = st[NR]
     crank = np.empty(2 * 13, np.int64)
     carr = np.empty(2 * 13, np.int64)
