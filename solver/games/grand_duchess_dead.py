@@ -1,0 +1,373 @@
+"""Grand Duchess and Parisienne: the dead-end tests of the last round, as numba kernels.
+
+``is_dead`` (part of the game interface, re-exported by grand_duchess.py) runs
+``fixpoint_dead``, a timed relaxation of the whole layout, then ``suits_dead``, an
+exact search of each suit in a relaxation built on the fixpoint's times.  The
+arguments are in their docstrings; tests/test_grand_duchess.py checks both against
+the exhaustive oracle.  The state layout and its scratch (S_*) are grand_duchess.py's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .grand_duchess import (CAP, DN0, H0, INF, K0, MAXRED, NPILES, NR, NRES, P0, R0, ROUND, S_A, S_C, S_E, S_LEN,
+                            S_RC, S_TD, S_TU, SCAP, SEQ, SN, SP, TRANSFER, UP0, has_reserve)
+
+
+@njit(cache=True)
+def is_dead(st):
+    """True only if the state is lost.  Used in the last round (no redeal left), where
+    no card returns to the stock: ``fixpoint_dead`` (a timed relaxation of the whole
+    layout), then, without transfers, ``suits_dead`` (each suit searched exactly in a
+    relaxation built on the fixpoint's times)."""
+    if st[ROUND] != st[MAXRED]:
+        return False
+    nres = fixpoint_dead(st)
+    if nres < 0:
+        return True
+    if st[TRANSFER] != 0:
+        return False  # the suit test does not know transfers
+    k = 6 if has_reserve(st) else 4
+    return suits_dead(st, (st[SN] - st[SP] + k - 1) // k, nres, 0)
+
+
+@njit(cache=True)
+def fixpoint_dead(st):
+    """-1 only if the state is lost, else the number of reserve cards (now and to come),
+    leaving the pile sequences and their times in the scratch for ``suits_dead``.  For
+    the last round only (no redeal left), where no card returns to the stock.
+
+    A timed relaxation: time t counts the deals still to come (t = 0 now, D after
+    the last one).  A pile card that arrives at time a (0 if already there, else the
+    number of its deal) can leave at the first t >= a at which its foundation can take
+    it and the card dealt on top of it either has not arrived yet or has already left.
+    A reserve card can leave from time D on.  Rank r of suit s can be on the up
+    foundation at TU[s][r] = the earliest time a copy can go up, given TU[s][r-1]
+    (down likewise).  Iterating from "never" to the least fixed point gives times no
+    later than in any real play (by induction along the play, each card's real
+    leaving time satisfies the same conditions), ignoring that one copy cannot serve
+    both foundations.  So a card, or a foundation rank, that stays at "never" proves
+    the state lost.
+
+    With transfers a rank already on one foundation may later leave it, so both
+    foundations stay open to every card, and a suit that can be at a meeting
+    point at time t can have any rank on either foundation from t on."""
+    transfer = st[TRANSFER] != 0
+    nr = st[NR]
+    k = 6 if has_reserve(st) else 4
+    sp = st[SP]
+    sn = st[SN]
+    ndeals = (sn - sp + k - 1) // k
+    kb = K0 + st[ROUND] * SCAP
+    # build each pile's sequence: current cards, then the cards its future deals bring
+    lens = st[S_LEN:S_LEN + NPILES]
+    for p in range(NPILES):
+        h = st[H0 + p]
+        for i in range(h):
+            st[S_C + p * SEQ + i] = st[P0 + p * CAP + i]
+            st[S_A + p * SEQ + i] = 0
+        lens[p] = h
+    nres = 0
+    for i in range(st[NRES]):
+        if st[R0 + i] >= 0:
+            st[S_RC + nres] = st[R0 + i]
+            nres += 1
+    for q in range(sp, sn):
+        j = q - sp
+        d = j % k
+        c = st[kb + q]
+        if d < NPILES:
+            L = lens[d]
+            st[S_C + d * SEQ + L] = c
+            st[S_A + d * SEQ + L] = j // k + 1
+            lens[d] = L + 1
+        else:
+            st[S_RC + nres] = c
+            nres += 1
+    for s in range(4):
+        for r in range(15):
+            st[S_TU + s * 15 + r] = INF
+            st[S_TD + s * 15 + r] = INF
+        for r in range(0, st[UP0 + s] + 1):
+            st[S_TU + s * 15 + r] = 0
+        for r in range(nr + 1 - st[DN0 + s], nr + 2):
+            st[S_TD + s * 15 + r] = 0
+    changed = True
+    while changed:
+        changed = False
+        for p in range(NPILES):
+            above_e = INF
+            above_a = INF  # nothing above the top card: it never gets covered
+            for i in range(lens[p] - 1, -1, -1):
+                c = st[S_C + p * SEQ + i]
+                a = st[S_A + p * SEQ + i]
+                s = c // 13
+                r = c % 13 + 1
+                best = INF
+                for dst in range(2):
+                    if dst == 0:
+                        if r <= st[UP0 + s] and not transfer:
+                            continue
+                        ready = st[S_TU + s * 15 + r - 1]
+                    else:
+                        if r > nr - st[DN0 + s] and not transfer:
+                            continue
+                        ready = st[S_TD + s * 15 + r + 1]
+                    if ready >= INF:
+                        continue
+                    t = a if a > ready else ready
+                    if t >= above_a and above_e > t:
+                        t = above_e
+                    if t >= INF:
+                        continue
+                    if dst == 0:
+                        if t < st[S_TU + s * 15 + r]:
+                            st[S_TU + s * 15 + r] = t
+                            changed = True
+                    else:
+                        if t < st[S_TD + s * 15 + r]:
+                            st[S_TD + s * 15 + r] = t
+                            changed = True
+                    if t < best:
+                        best = t
+                st[S_E + p * SEQ + i] = best
+                above_e = best
+                above_a = a
+        for i in range(nres):
+            c = st[S_RC + i]
+            s = c // 13
+            r = c % 13 + 1
+            if r > st[UP0 + s] or transfer:
+                ready = st[S_TU + s * 15 + r - 1]
+                t = ndeals if ndeals > ready else ready
+                if t < st[S_TU + s * 15 + r]:
+                    st[S_TU + s * 15 + r] = t
+                    changed = True
+            if r <= nr - st[DN0 + s] or transfer:
+                ready = st[S_TD + s * 15 + r + 1]
+                t = ndeals if ndeals > ready else ready
+                if t < st[S_TD + s * 15 + r]:
+                    st[S_TD + s * 15 + r] = t
+                    changed = True
+        if transfer:
+            # once a suit can be at a meeting point (up 1..u, down NR..u+1 for some u)
+            # its top cards can shuttle, so from then on every rank can be on either
+            for s in range(4):
+                meet = INF
+                for u in range(nr + 1):
+                    t = st[S_TU + s * 15 + u]
+                    if st[S_TD + s * 15 + u + 1] > t:
+                        t = st[S_TD + s * 15 + u + 1]
+                    if t < meet:
+                        meet = t
+                if meet < INF:
+                    for r in range(1, nr + 1):
+                        if meet < st[S_TU + s * 15 + r]:
+                            st[S_TU + s * 15 + r] = meet
+                            changed = True
+                        if meet < st[S_TD + s * 15 + r]:
+                            st[S_TD + s * 15 + r] = meet
+                            changed = True
+    for s in range(4):
+        if st[S_TU + s * 15 + nr] >= INF or st[S_TD + s * 15 + 1] >= INF:
+            return -1
+    for p in range(NPILES):
+        for i in range(lens[p]):
+            if st[S_E + p * SEQ + i] >= INF:
+                return -1
+    for i in range(nres):
+        c = st[S_RC + i]
+        s = c // 13
+        r = c % 13 + 1
+        up_ok = (r > st[UP0 + s] or transfer) and st[S_TU + s * 15 + r - 1] < INF
+        dn_ok = (r <= nr - st[DN0 + s] or transfer) and st[S_TD + s * 15 + r + 1] < INF
+        if not (up_ok or dn_ok):
+            return -1
+    return nres
+
+
+# The suit test's memo (open addressing): its first size, and the largest it grows to.
+SUIT_TABLE = 1 << 12
+SUIT_TABLE_MAX = 1 << 18
+
+
+@njit(cache=True)
+def suits_dead(st, ndeals, nres, slack):
+    """True only if the state is lost: some suit cannot be cleared even when the other
+    suits' cards get out of its way as early as ``fixpoint_dead`` allows.
+
+    Called by is_dead after fixpoint_dead, in the last round without transfers; reads
+    the fixpoint's pile sequences (S_C, S_A, S_E) and reserve cards (S_RC, ``nres``:
+    only round one of ``redeals=0`` has a reserve in its last round).
+
+    For one suit s, the relaxed game R_s keeps the deal times and the suit's own cards
+    exactly: at time t (deals made from now) a card of s may go to a foundation it fits
+    if it has arrived and every card dealt on top of it by then is either a card of s
+    already played in R_s or a card x of another suit with S_E[x] <= t; a reserve card
+    of s may go from time ``ndeals`` on (the stock is out, every reserve card face up).
+
+    Argument: take any win and keep only its deals and its plays of suit s.  When it
+    plays a card y of s at time t, y is on top, so every card dealt on it has left:
+    those of s were played before (in the kept line too), and every other x left at
+    some time <= t, which is >= S_E[x] because the fixpoint's times are never later
+    than a real play's (fixpoint_dead's docstring).  The suit's foundations take the
+    same cards in the same order.  So the kept line wins R_s, and if R_s cannot be won,
+    neither can the state.  Unlike the fixpoint, R_s is searched exactly: one copy
+    serves one foundation, and a card played early to one foundation is not also
+    played late to the other.
+
+    R_s is searched depth first with a memo of (t, foundations, cards played)
+    (``_suit_cleared``).  On the full deals of ``redeals=0`` a call visits a median of
+    about 600 states, 90% of calls fewer than 4,000; the memo starts small and grows
+    fourfold when three quarters full, up to SUIT_TABLE_MAX slots, and past that the
+    test gives up and says nothing (False).  ``slack`` > 0 is for the tests only: it
+    delays every other-suit card's leaving time by that many deals, which breaks the
+    argument (the test against the oracle must then catch it)."""
+    nr = st[NR]
+    crank = np.empty(2 * 13, np.int64)
+    carr = np.empty(2 * 13, np.int64)
+    cabove = np.empty(2 * 13, np.int64)
+    cblock = np.empty(2 * 13, np.int64)
+    arrived = np.empty(ndeals + 1, np.int64)
+    frames = np.empty((5, 2 * 13 + 30), np.int64)
+    every = (1 << (ndeals + 1)) - 1  # time bits 0..ndeals
+    for s in range(4):
+        # the suit's cards, pile by pile from the top down: what lies on each
+        n = 0
+        for p in range(NPILES):
+            L = st[S_LEN + p]
+            suit_above = 0
+            block_above = 0
+            for i in range(L - 1, -1, -1):
+                c = st[S_C + p * SEQ + i]
+                a = st[S_A + p * SEQ + i]
+                if c // 13 == s:
+                    crank[n] = c % 13 + 1
+                    carr[n] = a
+                    cabove[n] = suit_above
+                    cblock[n] = block_above
+                    suit_above |= 1 << n
+                    n += 1
+                else:
+                    e = st[S_E + p * SEQ + i]
+                    if e < INF:
+                        e += slack
+                    # present (in the way) at times a .. e-1
+                    if e > ndeals:
+                        bits = every
+                    else:
+                        bits = (1 << e) - 1
+                    block_above |= bits & ~((1 << a) - 1)
+        for i in range(nres):
+            c = st[S_RC + i]
+            if c // 13 == s:
+                # face up from the time the stock runs out, each free to go
+                crank[n] = c % 13 + 1
+                carr[n] = ndeals
+                cabove[n] = 0
+                cblock[n] = 0
+                n += 1
+        for t in range(ndeals + 1):
+            m = 0
+            for j in range(n):
+                if carr[j] <= t:
+                    m |= 1 << j
+            arrived[t] = m
+        size = SUIT_TABLE
+        while True:
+            r = _suit_cleared(st[UP0 + s], st[DN0 + s], nr, n, ndeals, crank, carr, cabove, cblock, arrived,
+                              np.zeros(size, np.int64), frames)
+            if r >= 0 or size >= SUIT_TABLE_MAX:
+                break
+            size *= 4
+        if r == 0:
+            return True
+        if r < 0:
+            return False  # out of room: no claim
+    return False
+
+
+@njit(cache=True)
+def _suit_cleared(u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived, table, frames):
+    """suits_dead's search of R_s for one suit: 1 if its n cards can all be played,
+    0 if not (every reachable state seen), -1 if the memo ``table`` (zeros) got three
+    quarters full first.  A frame is (u, d, played, t, next option); option o < 2n
+    plays card o // 2 up (o even) or down, o == 2n deals."""
+    size = len(table)
+    room = size * 3 // 4
+    fu = frames[0]
+    fd = frames[1]
+    fm = frames[2]
+    ft = frames[3]
+    fk = frames[4]
+    full = (1 << n) - 1
+    visits = 0
+    sp = 0
+    fu[0] = u0
+    fd[0] = d0
+    fm[0] = 0
+    ft[0] = 0
+    fk[0] = -1
+    while sp >= 0:
+        u = fu[sp]
+        d = fd[sp]
+        m = fm[sp]
+        t = ft[sp]
+        if fk[sp] < 0:
+            key = (t | u << 5 | d << 9 | m << 13) + 1
+            h = (key * 0x9E3779B97F4A7C15) >> 40 & (size - 1)
+            seen = False
+            while table[h] != 0:
+                if table[h] == key:
+                    seen = True
+                    break
+                h = (h + 1) & (size - 1)
+            if seen:
+                sp -= 1
+                continue
+            table[h] = key
+            visits += 1
+            if visits > room:
+                return -1
+            if m == full:
+                return 1
+            fk[sp] = 0
+        o = fk[sp]
+        pushed = False
+        while o <= 2 * n:
+            if o == 2 * n:
+                o += 1
+                if t < ndeals:
+                    fk[sp] = o
+                    sp += 1
+                    fu[sp] = u
+                    fd[sp] = d
+                    fm[sp] = m
+                    ft[sp] = t + 1
+                    fk[sp] = -1
+                    pushed = True
+                break
+            j = o >> 1
+            up = (o & 1) == 0
+            o += 1
+            if (m >> j & 1) != 0 or carr[j] > t or (cblock[j] >> t & 1) != 0 or (cabove[j] & arrived[t] & ~m) != 0:
+                continue
+            r = crank[j]
+            if up and r != u + 1:
+                continue
+            if not up and r != nr - d:
+                continue
+            fk[sp] = o
+            sp += 1
+            fu[sp] = u + 1 if up else u
+            fd[sp] = d if up else d + 1
+            fm[sp] = m | 1 << j
+            ft[sp] = t
+            fk[sp] = -1
+            pushed = True
+            break
+        if not pushed:
+            sp -= 1
+    return 0
