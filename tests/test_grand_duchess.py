@@ -260,8 +260,7 @@ def _suits_only(slack):
         nres = gd.fixpoint_dead(st)
         if nres < 0:
             return False
-        k = 6 if gd.has_reserve(st) else 4
-        return bool(gd.suits_dead(st, (st[gd.SN] - st[gd.SP] + k - 1) // k, nres, slack))
+        return bool(gd.suits_dead(st, nres, slack))
     return dead
 
 

@@ -239,6 +239,13 @@ def has_reserve(st):
 
 
 @njit(cache=True)
+def deals_left(st):
+    """The deals this round's stock still makes (six cards each with a reserve, else four)."""
+    k = 6 if has_reserve(st) else 4
+    return (st[SN] - st[SP] + k - 1) // k
+
+
+@njit(cache=True)
 def _play(c, src, dst, macro, u):
     return KIND_PLAY | c << 2 | src << 8 | dst << 14 | macro << 15 | u << 16
 
@@ -573,8 +580,7 @@ def score(st):
 def lower_bound(st):
     """Admissible and consistent: every card left needs a move of its own, and every
     deal left in this round is a move (each move lowers this by at most one)."""
-    k = 6 if has_reserve(st) else 4
-    return st[LEFT] + (st[SN] - st[SP] + k - 1) // k
+    return st[LEFT] + deals_left(st)
 
 
 # The dead-end tests live in grand_duchess_dead.py (is_dead and its two parts).  They

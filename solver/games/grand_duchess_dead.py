@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from .grand_duchess import (CAP, DN0, H0, INF, K0, MAXRED, NPILES, NR, NRES, P0, R0, ROUND, S_A, S_C, S_E, S_LEN,
-                            S_RC, S_TD, S_TU, SCAP, SEQ, SN, SP, TRANSFER, UP0, has_reserve)
+                            S_RC, S_TD, S_TU, SCAP, SEQ, SN, SP, TRANSFER, UP0, deals_left, has_reserve)
 
 
 @njit(cache=True)
@@ -29,8 +29,7 @@ def is_dead(st):
         return True
     if st[TRANSFER] != 0:
         return False  # the suit test does not know transfers
-    k = 6 if has_reserve(st) else 4
-    return suits_dead(st, (st[SN] - st[SP] + k - 1) // k, nres, 0)
+    return suits_dead(st, nres, 0)
 
 
 @njit(cache=True)
@@ -59,7 +58,7 @@ def fixpoint_dead(st):
     k = 6 if has_reserve(st) else 4
     sp = st[SP]
     sn = st[SN]
-    ndeals = (sn - sp + k - 1) // k
+    ndeals = deals_left(st)
     kb = K0 + st[ROUND] * SCAP
     # build each pile's sequence: current cards, then the cards its future deals bring
     lens = st[S_LEN:S_LEN + NPILES]
@@ -194,7 +193,7 @@ SUIT_TABLE_MAX = 1 << 18
 
 
 @njit(cache=True)
-def suits_dead(st, ndeals, nres, slack):
+def suits_dead(st, nres, slack):
     """True only if the state is lost: some suit cannot be cleared even when the other
     suits' cards get out of its way as early as ``fixpoint_dead`` allows.
 
@@ -206,7 +205,7 @@ def suits_dead(st, ndeals, nres, slack):
     exactly: at time t (deals made from now) a card of s may go to a foundation it fits
     if it has arrived and every card dealt on top of it by then is either a card of s
     already played in R_s or a card x of another suit with S_E[x] <= t; a reserve card
-    of s may go from time ``ndeals`` on (the stock is out, every reserve card face up).
+    of s may go from the last deal on (the stock is out, every reserve card face up).
 
     Argument: take any win and keep only its deals and its plays of suit s.  When it
     plays a card y of s at time t, y is on top, so every card dealt on it has left:
@@ -226,6 +225,7 @@ def suits_dead(st, ndeals, nres, slack):
     delays every other-suit card's leaving time by that many deals, which breaks the
     argument (the test against the oracle must then catch it)."""
     nr = st[NR]
+    ndeals = deals_left(st)
     crank = np.empty(2 * 13, np.int64)
     carr = np.empty(2 * 13, np.int64)
     cabove = np.empty(2 * 13, np.int64)
