@@ -3,6 +3,7 @@
     patience solve GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) [--json]
     patience check GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) --solution FILE
     patience deal GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) [--json]
+    patience show GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) [--solution FILE] [--out FILE | --text]
     patience winrate GAME [VARIANT...] --deals N [--start S] [--jobs J] ... [--out DIR | --publish]
     patience report GAME [--out DIR | --publish]
     patience play GAME [VARIANT...] --strategy NAME [--option K=V ...] (--seed N | --deck FILE) [--rng-seed K] [--json]
@@ -11,6 +12,10 @@
     patience --version
 
 ``--deck -`` and ``--solution -`` read standard input (one of them at a time).
+
+``show`` writes one self-contained HTML page that steps through a solution (solved
+now, or ``--solution FILE`` replayed by the checker), or with ``--text`` prints the
+board after each move (solver/show.py).
 
 ``play`` with ``--seed``/``--deck`` plays one deal and prints a solution file (the
 moves, and as ``#`` comments what the player saw before each move); with ``--deals``
@@ -117,7 +122,9 @@ def _add_deck_source(p) -> None:
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--seed", type=seed_int, help="the project's seeded deal number N (0 to 2**64-1)")
     g.add_argument("--deck", metavar="FILE", help="a deck file: card codes in deal order (- reads standard input)")
-    g.add_argument("--pysol", type=nonneg_int, metavar="N", help="PySolFC game number N (Baker's Dozen only)")
+    g.add_argument("--pysol", type=nonneg_int, metavar="N",
+                   help="PySolFC game number N (Baker's Dozen, Duchess, Capricieuse, Parisienne; with the variant "
+                        "that PySolFC plays, see `patience games`)")
     p.add_argument("--redeal-seed", type=seed_int, metavar="N",
                    help="russian-patience: the seed of the redeal shuffles (default: the deal's --seed; a deck "
                         "file may carry it as a line '# redeal-seed: N')")
@@ -163,6 +170,18 @@ def build_parser() -> Parser:
     _add_game(p)
     _add_deck_source(p)
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("show", help="an HTML page (or --text) that steps through a deal's solution move by move")
+    _add_game(p)
+    _add_deck_source(p)
+    p.add_argument("--solution", metavar="FILE",
+                   help="show these moves (one a line, or JSON; - reads standard input) instead of solving the deal")
+    p.add_argument("--out", metavar="FILE",
+                   help="the page to write (default GAME[-VARIANT]-SOURCE.html in the current folder); "
+                        "with --text, the text goes there instead of standard output")
+    p.add_argument("--text", action="store_true", help="print the board after each move as plain text, no page")
+    _add_solver(p)
+    p.add_argument("--shorten", choices=SHORTEN, default="full", help="when solving: as for solve (default full)")
 
     p = sub.add_parser("winrate", help="solve seeds START.. in parallel; results under --out")
     _add_game(p)
@@ -232,7 +251,12 @@ def get_game(name: str):
 def load_game(args):
     """(game module, full variant dict) from GAME and the variant words."""
     game = get_game(args.game)
-    variant = parse_variant(args.game, game.VARIANTS, getattr(args, "variant", []))
+    words = list(getattr(args, "variant", []))
+    if getattr(args, "pysol", None) is not None:
+        from .pysol import pysol_variant_words
+
+        words = pysol_variant_words(args.game, words)  # PySolFC's reading, or why it cannot be followed
+    variant = parse_variant(args.game, game.VARIANTS, words)
     return game, variant
 
 
@@ -326,6 +350,16 @@ def deck_origin(args) -> str:
     return f"seed {args.seed}"
 
 
+def print_origin(args, game, variant: dict, out) -> None:
+    """The first header line of solve and deal; for a PySolFC deal, a second one on
+    following it in PySolFC (its game id, what differs there)."""
+    print(f"# {args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}", file=out)
+    if args.pysol is not None:
+        from .pysol import pysol_note
+
+        print(f"# {pysol_note(args.game, args.pysol)}", file=out)
+
+
 def solver_kwargs(args) -> dict:
     """Only the limits the user gave: solve_deal keeps its own defaults otherwise."""
     given = {"max_nodes": args.max_nodes, "seconds": args.seconds, "tt_mb": args.tt_mb}
@@ -381,7 +415,7 @@ def cmd_solve(args, out) -> int:
         return 0
     # Header lines start with '#' so that the whole output is a valid solution file
     # (NOTATION.md ignores them) and can be given to `patience check` as it is.
-    print(f"# {args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}", file=out)
+    print_origin(args, game, variant, out)
     print(f"# deck: {deck_str(deck)}", file=out)
     if seed_kw.get("redeal_seed") is not None:
         print(f"{REDEAL_SEED_LINE} {seed_kw['redeal_seed']}", file=out)
@@ -434,12 +468,79 @@ def cmd_deal(args, out) -> int:
         return 0
     # The layout is printed as '#' comments: the whole output is then a deck file
     # (with its redeal seed, where the game has one).
-    print(f"# {args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}", file=out)
+    print_origin(args, game, variant, out)
     if seed_kw.get("redeal_seed") is not None:
         print(f"{REDEAL_SEED_LINE} {seed_kw['redeal_seed']}", file=out)
     for line in game.layout_text(deck, variant).splitlines():
         print(f"# {line}".rstrip(), file=out)
     print(deck_str(deck), file=out)
+    return 0
+
+
+def show_name(args, variant: dict, spec: dict) -> str:
+    """The default page name: GAME[-VARIANT]-SOURCE.html (bakers-dozen-7.html,
+    bakers-dozen-face_down=true-7.html, bakers-dozen-pysol31999.html, parisienne-my.html)."""
+    if args.deck == STDIN:
+        source = "deck"
+    elif args.deck is not None:
+        source = Path(args.deck).stem or "deck"
+    elif args.pysol is not None:
+        source = f"pysol{args.pysol}"
+    else:
+        source = str(args.seed)
+    words = variant_str(variant, spec)
+    parts = [args.game] + ([] if words == "standard" else words.split()) + [source]
+    return "-".join(parts).replace("/", "_") + ".html"
+
+
+def cmd_show(args, out) -> int:
+    from .show import build_show, render_html, render_text
+
+    game, variant = load_game(args)
+    deck = load_deck(args, game)
+    title = f"{args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}"
+    if args.solution is not None:
+        from .checker import parse_solution, read_solution
+
+        if args.solution == STDIN:
+            text = read_stdin("the solution")
+            moves = parse_solution(text, "solution from standard input")
+        else:
+            moves = read_solution(args.solution)
+            text = Path(args.solution).read_text(encoding="utf-8")
+        setup = _setup(args, variant, text, need=False)
+        verdict = ""  # build_show says how the replay ends
+        title += f", solution {'from standard input' if args.solution == STDIN else args.solution}"
+    else:
+        from .solve import ensure_compiled, prepare, solve_deal  # after the input checks
+
+        kwargs = solver_kwargs(args)
+        setup = _setup(args, variant)
+        prepare(args.game, args.algorithm, **kwargs)
+        ensure_compiled(args.game, announce=sys.stderr)
+        r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, **kwargs, **setup, shorten=args.shorten)
+        moves = list(r.moves) if r.result == "won" else []
+        if r.result == "won":
+            verdict = ""
+        elif r.result == "lost":
+            verdict = f"lost (proof: {r.proof or 'search'}): the layout only, no solution to show"
+        else:
+            verdict = f"unknown (the search stopped: {r.stop or 'limit'}): the layout only; more --max-nodes/--seconds may decide it"
+    show = build_show(args.game, variant, deck, moves, title=title, verdict=verdict,
+                      redeal_seed=setup.get("redeal_seed"))
+    if args.text:
+        body = render_text(show)
+        if args.out is None:
+            print(body, end="", file=out)
+            return 0
+        path = Path(args.out)
+    else:
+        body = render_html(show)
+        path = Path(args.out) if args.out is not None else Path(show_name(args, variant, game.VARIANTS))
+    if path.is_dir():
+        raise PatienceError(f"--out {path} is a folder: give a file name")
+    path.write_text(body, encoding="utf-8")
+    print(f"wrote {path} ({show.verdict})", file=out)
     return 0
 
 
@@ -592,7 +693,7 @@ def play_one(args, out, game, variant, options) -> int:
         result = f"lost (stopped after max_moves={options['max_moves']} moves)"
     else:
         result = "lost (no legal move left)"
-    print(f"# {args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}", file=out)
+    print_origin(args, game, variant, out)
     print(f"# deck: {deck_str(deck)}", file=out)
     if setup.get("redeal_seed") is not None:
         print(f"{REDEAL_SEED_LINE} {setup['redeal_seed']}", file=out)
@@ -629,20 +730,30 @@ def variant_words(spec: dict) -> str:
     return ", ".join(words) or "none"
 
 
+def pysol_sources(entry) -> str:
+    """What `games` says of --pysol for one game (solver/pysol.py's table)."""
+    if entry is None:
+        return " (PySolFC has no such game: no --pysol)"
+    if entry.deal is None:
+        return f" (--pysol refused: PySolFC's game {entry.number} has other rules)"
+    fixed = {k: v for k, (v, _) in entry.required.items()} | entry.defaults
+    variant = " ".join(f"{k}={v}" for k, v in fixed.items())
+    return f", --pysol N (PySolFC's game {entry.number}, {entry.title}" + (f"; played as {variant})" if variant else ")")
+
+
 def cmd_games(args, out) -> int:
-    from .deals import PYSOL_GAMES, SEEDED_REDEALS
+    from .deals import SEEDED_REDEALS
     from .games import REGISTRY
+    from .pysol import PYSOL_GAMES
 
     for name, module in REGISTRY.items():
         if module is None:
             print(f"{name}: not implemented yet", file=out)
             continue
         game = get_game(name)
-        sources = "--seed N, --deck FILE" + (", --pysol N (PySolFC's numbering)" if name in PYSOL_GAMES
-                                             else " (--pysol is for Baker's Dozen only)")
         print(f"{name} ({game.PACKS} pack{'s' if game.PACKS > 1 else ''})", file=out)
         print(f"  variants: {variant_words(game.VARIANTS)}", file=out)
-        print(f"  decks: {sources}", file=out)
+        print(f"  decks: --seed N, --deck FILE{pysol_sources(PYSOL_GAMES.get(name))}", file=out)
         if name in SEEDED_REDEALS:
             print("  redeal shuffles: the deal's --seed, or --redeal-seed N (or a '# redeal-seed: N' line) "
                   "with a deck file", file=out)
@@ -668,6 +779,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_check(args, out)
         if args.command == "deal":
             return cmd_deal(args, out)
+        if args.command == "show":
+            return cmd_show(args, out)
         if args.command == "winrate":
             return cmd_winrate(args, out, argv)
         if args.command == "play":

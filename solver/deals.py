@@ -29,23 +29,12 @@ only repeat smaller ones and are refused).
 
 PySolFC game numbers
 --------------------
-``pysol_deck(game, number)`` reproduces the layout PySolFC deals for that number
-(PySolFC sources: pysollib/pysolrandom.py, pysollib/game/__init__.py ``shuffle``,
-pysollib/games/bakersdozen.py):
-
-- PySolFC creates its cards suit by suit in the order C S H D, ranks A..K.
-- Numbers 0..31999 use the Microsoft FreeCell LCG (PySolFC ``LCRandom31``), after
-  rearranging the pack to FreeCell's order (``ms_rearrange``); numbers 32000..10**20
-  use Python's Mersenne Twister seeded with the number (``random.Random(number)``).
-- Both shuffle with: for n = len-1 down to 1: j = randint(0, n); swap seq[n], seq[j].
-- The shuffled list goes onto the talon first card first, and the talon deals from its
-  end.  Baker's Dozen first swaps each king with the lowest non-king beneath it in its
-  column, then reverses the list, so its deal order is the swapped list itself.
+``pysol_deck(game, number)`` reproduces the layout PySolFC deals for that number; the
+procedure, game by game, and the variant each needs are in ``solver/pysol.py``.
 """
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy as np
@@ -187,103 +176,7 @@ def read_deck_file(path, packs: int = 1, ranks: int = 13) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
-# PySolFC game numbers
+# PySolFC game numbers: solver/pysol.py (re-exported here, where the deck sources live)
 # ---------------------------------------------------------------------------
 
-PYSOL_SUITS = "CSHD"  # PySolFC's suit order; ours is CDHS
-PYSOL_MS_LIMIT = 32000  # PySolFC: 0 <= n < 32000 -> MS LCG (pysol_cards says <= 32000)
-PYSOL_MAX_NUMBER = 10**20  # PySolFC's MAX_SEED
-KING = 13
-
-
-def _pysol_pack() -> list[int]:
-    """PySolFC's unshuffled one-pack card list, as our codes."""
-    return [cards.card(rank, cards.SUITS.index(s)) for s in PYSOL_SUITS for rank in range(1, 14)]
-
-
-def _ms_rearrange(pack: list[int]) -> list[int]:
-    """FreeCell's starting order (by rank, suits C D H S), which the MS LCG expects."""
-    return [pack[i + j] for i in range(13) for j in (0, 39, 26, 13)]
-
-
-def _ms_randint(number: int):
-    """PySolFC's LCRandom31.randint for seeds < 2**31 (the MS FreeCell rand()).
-
-    Written here rather than taken from pysol_cards, whose LCRandom31 refuses seed 0
-    while PySolFC deals game 0 with it.
-    """
-    seedx = number
-
-    def randint(a: int, b: int) -> int:
-        nonlocal seedx
-        seedx = (seedx * 214013 + 2531011) & 0x1FFFFFFFF
-        return a + ((seedx >> 16) & 0x7FFF) % (b + 1 - a)
-
-    return randint
-
-
-def _mt_randint(number: int):
-    """PySolFC's MTRandom.randint: float-based, not Python's own randint/_randbelow."""
-    rng = random.Random(number)  # int seeding is identical in random2 (PySolFC) and Python 3
-
-    def randint(a: int, b: int) -> int:
-        return a + int(rng.random() * (b + 1 - a))
-
-    return randint
-
-
-def pysol_shuffled_cards(number: int) -> list[int]:
-    """PySolFC's shuffled one-pack list for game ``number``, before any game's hook.
-
-    The talon receives this list first card first and deals from its end, so a game
-    without a hook (FreeCell) deals it last card first.
-    """
-    _check_pysol_number(number)
-    number = int(number)
-    if number < PYSOL_MS_LIMIT:
-        seq, randint = _ms_rearrange(_pysol_pack()), _ms_randint(number)
-    else:
-        seq, randint = _pysol_pack(), _mt_randint(number)
-    for n in range(len(seq) - 1, 0, -1):
-        j = randint(0, n)
-        seq[n], seq[j] = seq[j], seq[n]
-    return seq
-
-
-def _check_pysol_number(number) -> None:
-    if not isinstance(number, (int, np.integer)) or isinstance(number, bool):
-        raise PatienceError(f"a PySolFC game number must be a whole number, not {number!r}")
-    if not 0 <= number <= PYSOL_MAX_NUMBER:
-        raise PatienceError(f"PySolFC game numbers run from 0 to {PYSOL_MAX_NUMBER}, not {number}")
-
-
-def _bakers_dozen_king_swap(seq: list[int], columns: int = 13) -> list[int]:
-    """PySolFC's BakersDozen._shuffleHook before its reverse: each king (in list order)
-    swaps with the lowest non-king of its column, which leaves the kings at the bottom
-    but reorders the other cards (unlike RULES.md's stable king rule)."""
-    seq = list(seq)
-    kings = [i for i, c in enumerate(seq) if cards.rank_of(c) == KING]
-    for i in kings:
-        for j in range(i % columns, i, columns):
-            if cards.rank_of(seq[j]) != KING:
-                seq[i], seq[j] = seq[j], seq[i]
-                break
-    return seq
-
-
-def _pysol_bakers_dozen(number: int) -> list[int]:
-    # The hook reverses the swapped list and the talon deals from the end, so the
-    # swapped list is already in deal order: card k goes to column k % 13.
-    return _bakers_dozen_king_swap(pysol_shuffled_cards(number))
-
-
-PYSOL_GAMES = {"bakers-dozen": _pysol_bakers_dozen}
-
-
-def pysol_deck(game_name: str, number: int) -> np.ndarray:
-    """The deck that, dealt under RULES.md, gives PySolFC's layout for game ``number``."""
-    deal = PYSOL_GAMES.get(game_name)
-    if deal is None:
-        known = ", ".join(PYSOL_GAMES)
-        raise PatienceError(f"PySolFC deal numbers (--pysol) are not supported for {game_name} yet (only for {known})")
-    return cards.check_deck(deal(number))
+from .pysol import PYSOL_GAMES, pysol_deck, pysol_shuffled_cards  # noqa: E402,F401

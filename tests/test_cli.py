@@ -65,7 +65,9 @@ def bad_inputs(tmp_path):
         (["deal", GAME, "--seed", 2**70], "2**64-1"),
         (["winrate", GAME, "--deals", 2, "--start", 2**64 - 1, "--out", tmp_path], "2**64-1"),
         (["deal", GAME, "empty=any", "--seed", 1, "empty=king"], "given twice"),
-        (["deal", "grand-duchess", "--pysol", 1], "bakers-dozen"),
+        (["deal", "grand-duchess", "--pysol", 1], "no variant covers"),
+        (["deal", "russian-patience", "--pysol", 1], "PySolFC has no game matching"),
+        (["solve", "duchess", "moves=any", "--pysol", 1], "needs moves=whole"),
         (["check", GAME, "--deck", "-", "--solution", "-"], "standard input"),
         (["solve", GAME, "--seed", 1, "--max-nodes", 0], "at least 1"),
         (["solve", GAME, "--seed", 1, "--seconds", "soon"], "number"),
@@ -138,10 +140,13 @@ def test_games_lists_variants_defaults_and_deck_sources(capsys):
     bd = lines.index("bakers-dozen (1 pack)")
     assert "empty=none|any|king (default none)" in lines[bd + 1]
     assert "kings_to_bottom=true|false (default true)" in lines[bd + 1]
-    assert lines[bd + 2].strip() == "decks: --seed N, --deck FILE, --pysol N (PySolFC's numbering)"
+    assert lines[bd + 2].strip() == "decks: --seed N, --deck FILE, --pysol N (PySolFC's game 31, Baker's Dozen)"
     gd = lines.index("grand-duchess (2 packs)")
     assert "redeals=0..3 (default 3)" in lines[gd + 1]
-    assert lines[gd + 2].strip() == "decks: --seed N, --deck FILE (--pysol is for Baker's Dozen only)"
+    assert lines[gd + 2].strip() == "decks: --seed N, --deck FILE (--pysol refused: PySolFC's game 557 has other rules)"
+    du = lines.index("duchess (1 pack)")
+    assert lines[du + 2].strip() == ("decks: --seed N, --deck FILE, --pysol N (PySolFC's game 282, Glenwood; "
+                                     "played as moves=whole)")
     rp = lines.index("russian-patience (2 packs)")
     assert "redeals=0..2 (default 2)" in lines[rp + 1]
     assert "--redeal-seed N" in lines[rp + 3]
@@ -243,6 +248,18 @@ def test_pysol_solve_then_check_with_its_deck(tmp_path, capsys):
         assert rc == 0 and out.startswith("legal and won")
         rc, _, _ = run(capsys, "check", GAME, "--pysol", 1234, "--solution", sol)
         assert rc == 0
+
+
+@pytest.mark.parametrize("game,number,variant", [("duchess", 1, "moves=whole"),
+                                                  ("capricieuse", 2, "redeals=0 deal_plays=false")])
+def test_pysol_picks_pysolfc_variant_and_its_solution_checks(tmp_path, capsys, game, number, variant):
+    rc, out, _ = run(capsys, "solve", game, "--pysol", number, "--seconds", 20)
+    assert rc == 0 and out.startswith(f"# {game} {variant}, PySolFC game {number}\n# in PySolFC: ")
+    assert "# result: won" in out
+    sol = tmp_path / "sol.txt"
+    sol.write_text(out)  # the text output is a solution file
+    rc, out, _ = run(capsys, "check", game, "--pysol", number, "--solution", sol)
+    assert rc == 0 and out.startswith("legal and won")
 
 
 def test_solve_reports_what_stopped_it(capsys):

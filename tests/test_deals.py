@@ -7,7 +7,6 @@ import pytest
 
 from solver import cards
 from solver.deals import (
-    _bakers_dozen_king_swap,
     _splitmix64,
     parse_deck_text,
     pysol_deck,
@@ -16,6 +15,7 @@ from solver.deals import (
     seeded_deck,
 )
 from solver.errors import PatienceError
+from solver.pysol import _bakers_dozen_king_swap
 
 # ---------------------------------------------------------------------------
 # Seeded decks
@@ -285,8 +285,9 @@ def test_king_swap_is_not_rules_stable_partition():
 
 
 def test_unsupported_game():
-    with pytest.raises(PatienceError, match="not supported for duchess yet"):
-        pysol_deck("duchess", 1)
+    # the other games: tests/test_pysol.py
+    with pytest.raises(PatienceError, match="PySolFC has no game matching russian-patience"):
+        pysol_deck("russian-patience", 1)
 
 
 @pytest.mark.parametrize("bad", [-1, 10**20 + 1])
