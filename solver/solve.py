@@ -101,8 +101,9 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
     detours of the shorter line cut; a few hundredths of a second a Baker's Dozen
     deal) or "full" (larger and less weighted A* runs, FULL, then the
     line's end re-solved by exact A* while A* finishes within TAIL_NODES stored
-    nodes; about two seconds a Baker's Dozen deal, FULL_SECONDS at most for the A*
-    runs).  Its time is ``shorten_seconds``, apart from the
+    nodes, and by weighted A*, LONG_TAIL, if the line is still over twice the deal's
+    lower bound; about a second a Baker's Dozen deal, FULL_SECONDS (+ LONG_SECONDS)
+    at most for the A* runs).  Its time is ``shorten_seconds``, apart from the
     search's ``seconds``."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
@@ -145,13 +146,22 @@ QUICK = ((30, 50_000),)  # (10 x weight, stored nodes) of the weighted A* runs
 FULL = ((30, 200_000), (20, 200_000), (15, 200_000))
 TAIL_NODES = 100_000  # stored nodes of each exact A* run on the line's end
 QUICK_SECONDS, FULL_SECONDS = 2.0, 5.0  # at most for all the A* runs of one win
+# "full": a line still longer than twice the deal's lower_bound (which every A* floor,
+# solver.search.astar.ASTAR_FLOOR, is at least) gets its end re-solved by weighted A*
+# too, (10 x weight, stored nodes), LONG_SECONDS at most.  Issue 19, Baker's Dozen
+# seeds 1..200: only seed 80 was over twice its floor (252 moves, floor 72 at
+# 1,000,000 nodes), and no weighted A* from its deal finishes (w = 2 to 10, 1,000,000
+# nodes); from the states along its line they finish far back: 118 moves, in 2.4 s.
+LONG_TAIL = (30, 200_000)
+LONG_SECONDS = 5.0
 
 
 def _shorter(game, st0, raw, how, portfolio):
     """The shortest of the search's line and the lines of weighted A* from the deal
     (each at most w times the shortest line when it finishes), with its loops and
     detours cut ("quick": only the shortest line is cut); for "full", its end then
-    re-solved exactly."""
+    re-solved exactly, and, if it is still over twice the deal's lower bound, by
+    weighted A* (LONG_TAIL) as far back as that finishes."""
     from .search.dfs import WON
     from .search.shorten import resolve_tail, shorten
 
@@ -182,4 +192,10 @@ def _shorter(game, st0, raw, how, portfolio):
     best = min((shorten(game, st0, line, depth=depth, seconds=SHORTEN_SECONDS) for line in lines), key=len)
     if how == "full":
         best = resolve_tail(game, st0, best, lambda st: astar(st, 0, TAIL_NODES))
+        if len(best) > 2 * int(game.lower_bound(st0.copy())):
+            deadline = time.perf_counter() + LONG_SECONDS  # astar() reads it
+            weight, nodes = LONG_TAIL
+            line = resolve_tail(game, st0, best, lambda st: astar(st, weight, nodes))
+            if len(line) < len(best):
+                best = shorten(game, st0, line, depth=2, seconds=SHORTEN_SECONDS)
     return best

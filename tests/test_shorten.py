@@ -144,3 +144,18 @@ def test_bakers_dozen_seed_1072_falls_to_random_orders():
     r = solve_deal("bakers-dozen", {}, deck, "auto", max_nodes=100_000, seconds=60)
     assert r.result == "won"
     assert replay("bakers-dozen", {}, [int(c) for c in deck], r.moves).won
+
+
+@pytest.mark.slow
+def test_full_keeps_seed_80_within_twice_its_bound():
+    """Baker's Dozen seed 80: the search's line has 1,103 moves, and no weighted A*
+    from the deal finishes; "full" left 252, over twice exact A*'s floor of 72
+    (experiments/solution_length.py).  The weighted re-solve of the line's end
+    (solver.solve.LONG_TAIL) brings it within twice the deal's lower bound, the least
+    of its floors."""
+    game = get_game("bakers-dozen")
+    deck = seeded_deck(80)
+    r = solve_deal("bakers-dozen", {}, deck, "auto", shorten="full")
+    assert r.result == "won" and r.found > 1000
+    assert len(r.moves) <= 2 * int(game.lower_bound(game.initial_state(deck, {})))
+    assert replay("bakers-dozen", {}, [int(c) for c in deck], r.moves).won

@@ -300,3 +300,133 @@ def test_seconds_measure_the_search_alone():
     first = portfolio.search(bakers_dozen, st0, "auto", 10**6, 60, 64, ws=portfolio.Workspace())
     again = min(portfolio.search(bakers_dozen, st0, "auto", 10**6, 60, 64).seconds for _ in range(3))
     assert first.status == portfolio.WON and first.seconds < max(0.02, 5 * again)
+
+
+# --- A*'s proven lower bound when it stops early (ASTAR_FLOOR, issue 19) -------------------
+
+
+def _astar_floors(game, st0, capacity):
+    """(status, length, floors): exact A* from ``st0`` resumed one expansion at a time,
+    floors[b] = ctx[ASTAR_FLOOR] after b expansions (b = 0: before the first), the
+    last entry the floor of the final answer (WON: the length)."""
+    from solver.search.astar import FLOOR, LENGTH, AStarWork
+    from solver.search.dfs import RUNNING
+
+    w = AStarWork(capacity, game.PACK_LEN, game.MAX_MOVES, 3000)
+    w.reset(capacity, 0)
+    st = st0.copy()
+    status = game.astar(st, 0, w.rows, w.g, w.parent, w.via, w.k1s, w.k2s, w.closed, w.slots, w.hkey, w.hidx,
+                        w.moves, w.row, w.path, w.ctx)
+    floors = [int(w.ctx[FLOOR])]
+    while status == RUNNING:
+        status = game.astar(st, 1, w.rows, w.g, w.parent, w.via, w.k1s, w.k2s, w.closed, w.slots, w.hkey,
+                            w.hidx, w.moves, w.row, w.path, w.ctx)
+        floors.append(int(w.ctx[FLOOR]))
+    return status, int(w.ctx[LENGTH]), floors
+
+
+def _astar_stop(game, st0, budget, capacity, greedy=0):
+    """(status, ctx[ASTAR_FLOOR]) of a fresh A* run stopped after ``budget`` expansions
+    or at ``capacity`` stored nodes, whichever comes first."""
+    from solver.search.astar import FLOOR, AStarWork
+
+    w = AStarWork(max(capacity, 2), game.PACK_LEN, game.MAX_MOVES, 3000)
+    w.reset(capacity, greedy)
+    status = game.astar(st0.copy(), budget, w.rows, w.g, w.parent, w.via, w.k1s, w.k2s, w.closed, w.slots,
+                        w.hkey, w.hidx, w.moves, w.row, w.path, w.ctx)
+    return status, int(w.ctx[FLOOR])
+
+
+def _check_floors(floors, shortest, root_bound):
+    """What a floor must be: a lower bound on the shortest solution at every budget,
+    nondecreasing in the budget, never below the root's own bound."""
+    assert all(f <= shortest for f in floors), (floors, shortest)
+    assert all(a <= b for a, b in zip(floors, floors[1:])), floors
+    assert floors[0] >= root_bound
+
+
+def _floor_deals(ranks, columns, seeds, variants=(STANDARD,), capacity=20_000):
+    """(deck, variant, st0, shortest, floors) of the deals A* wins within ``capacity``."""
+    out = []
+    for seed in seeds:
+        for variant in variants:
+            deck = [int(c) for c in seeded_deck(seed, ranks=ranks)]
+            st0 = bakers_dozen.initial_state(deck, variant, ranks=ranks, columns=columns)
+            status, length, floors = _astar_floors(bakers_dozen, st0, capacity)
+            if status == 1:
+                out.append((deck, variant, st0, length, floors))
+    return out
+
+
+def test_astar_floor_never_exceeds_the_shortest_solution_on_tiny_deals():
+    """4 ranks, 4 columns: the exhaustive oracle's shortest length (no pruning at all)
+    bounds A*'s floor at every budget; the floor rises to it, reached exactly when A*
+    has expanded all but the won state (that state then tops the heap)."""
+    variants = (STANDARD, {**STANDARD, "kings_to_bottom": False})  # empty=any: 20 s of oracle
+    deals = _floor_deals(4, 4, range(1, 21), variants)
+    assert len(deals) >= 15
+    for deck, variant, st0, length, floors in deals:
+        best = oracle(deck, variant, 4, 4)
+        assert best == length  # A* is exact
+        _check_floors(floors, best, int(bakers_dozen.lower_bound(st0.copy())))
+        assert floors[-2] == floors[-1] == best  # all expanded but the won state; then WON
+
+
+def test_astar_floor_at_node_budgets_and_store_sizes():
+    """7 ranks, 7 columns (A* finishes in 100 to 1,200 expansions): stopped after any
+    number of expansions (fresh runs agree with the resumed one) or with its node
+    store full at any size, the floor is at most the shortest length and grows with
+    the budget; on some deals it stops strictly between the root's bound and the
+    length, so the test sees it move."""
+    deals = _floor_deals(7, 7, range(1, 21))
+    assert len(deals) >= 10
+    moved = 0
+    for deck, variant, st0, length, floors in deals:
+        h0 = int(bakers_dozen.lower_bound(st0.copy()))
+        _check_floors(floors, length, h0)
+        assert floors[-2] == length
+        moved += any(h0 < f < length for f in floors)
+        expansions = len(floors) - 2
+        budgets = sorted({0, 1, 2, 5, expansions // 3, expansions // 2, expansions - 1, expansions})
+        assert [_astar_stop(bakers_dozen, st0, b, 20_000)[1] for b in budgets] == [floors[b] for b in budgets]
+        by_store = []
+        for cap in (1, 2, 5, 20, 50, 100, 200, 500, 1000, 2000):
+            status, floor = _astar_stop(bakers_dozen, st0, 10**9, cap)
+            by_store.append(floor)
+            if status == 1:
+                assert floor == length
+                break
+            assert status == 2  # UNKNOWN: the store is full
+        _check_floors(by_store, length, h0)
+    assert moved >= 3
+
+
+def test_the_floor_check_fails_a_floor_one_too_high():
+    """The mutant check: a floor computed one too high (f + 1 instead of f) fails
+    _check_floors on the deals above, since the true floor reaches the length."""
+    for deck, variant, st0, length, floors in _floor_deals(7, 7, range(1, 6)):
+        h0 = int(bakers_dozen.lower_bound(st0.copy()))
+        _check_floors(floors, length, h0)
+        with pytest.raises(AssertionError):
+            _check_floors([f + 1 for f in floors], length, h0)
+
+
+def test_weighted_astar_claims_no_floor_and_attempts_carry_it():
+    """A weighted run pops by g + w h: no bound (0).  best_first_attempt passes the
+    exact floor on: the length when WON, a bound when the store is full, 0 when the
+    clock stopped it before it began."""
+    from solver.search import portfolio
+
+    deals = _floor_deals(7, 7, range(1, 6))
+    deck, variant, st0, length, floors = max(deals, key=lambda d: len(d[4]))
+    assert _astar_stop(bakers_dozen, st0, 10**9, 50, greedy=-20)[1] == 0
+    ws = portfolio.Workspace()
+    won = portfolio.best_first_attempt(ws, bakers_dozen, st0.copy(), 100_000, portfolio.Clock(60), greedy=0)
+    assert won.status == portfolio.WON and won.floor == len(won.raw) == length
+    full = portfolio.best_first_attempt(ws, bakers_dozen, st0.copy(), 20, portfolio.Clock(60), greedy=0)
+    assert (full.status, full.stop) == (portfolio.UNKNOWN, "memory")
+    assert int(bakers_dozen.lower_bound(st0.copy())) <= full.floor <= length
+    late = portfolio.best_first_attempt(ws, bakers_dozen, st0.copy(), 100_000, portfolio.Clock(-1), greedy=0)
+    assert (late.status, late.stop, late.floor) == (portfolio.UNKNOWN, "time", 0)
+    weighted = portfolio.best_first_attempt(ws, bakers_dozen, st0.copy(), 100_000, portfolio.Clock(60), greedy=-20)
+    assert weighted.floor == 0

@@ -7,9 +7,10 @@ int8 row.  Every move costs 1.  The goal test is made when a node is taken from
 the open list, so the first won state popped has a shortest solution (the game's
 pruning only drops or forces moves without lengthening any solution).  LOST means
 the open list ran dry: every reachable state was expanded.  UNKNOWN means the node
-store (``capacity`` nodes) or the time ran out.  Like the DFS it is resumable
-and a template that ``solver.search.specialise`` compiles per game; the game also
-supplies ``lower_bound``, ``pack`` and ``unpack``.
+store (``capacity`` nodes) or the time ran out; exact A* then still leaves a
+proven lower bound on the shortest solution in ctx[ASTAR_FLOOR] (see there).
+Like the DFS it is resumable and a template that ``solver.search.specialise``
+compiles per game; the game also supplies ``lower_bound``, ``pack`` and ``unpack``.
 """
 
 import numpy as np
@@ -101,16 +102,35 @@ ASTAR_LENGTH = 4
 # times the shortest (the bound is admissible and consistent)
 ASTAR_GREEDY = 5
 ASTAR_CAPACITY = 6  # nodes this search may store (at most the store's size)
-CTX_LEN = 7
+# Exact mode (greedy == 0) only, else 0: a proven lower bound on the length of the
+# shortest solution from the root, the largest f = g + h popped so far (after a
+# RUNNING return also the f of the heap's top, the entry the next slice pops
+# first); the length itself after WON.  Why it is a bound: let s_0 .. s_n be a
+# shortest solution (n moves; the pruning keeps one, see the game's gen_moves)
+# and, at the top of the loop, i the first index with s_i not yet expanded at
+# g = i.  Then s_i is stored at g = i and open: the root is pushed at g = 0, and
+# s_{i-1} was expanded at g = i - 1, which stored s_i (or a state of the same key,
+# equal up to column order: the same distance and bound) at g <= i unless it was
+# already, so at g = i, s_i's distance; it is no dead end, and not won before s_n.
+# Its heap entry has f = i + h(s_i) <= n (h admissible), so the heap's top, and so
+# every entry popped (stale ones too: each was the top when popped), has f <= n.
+# A consistent h also makes the popped f nondecreasing: the bound is the f of the
+# last pop, and only grows with the budget.  After UNKNOWN (the store full in the
+# middle of an expansion) the heap's top is not used: a child of the last node
+# popped may be missing.  Weighted and greedy searches pop by other keys: no bound.
+# After LOST there is no solution and the slot means nothing.
+ASTAR_FLOOR = 7
+CTX_LEN = 8
 # the public names, for the callers that read the ctx (solver.solve)
 HSIZE, USED, EXPANDED, STARTED = ASTAR_HSIZE, ASTAR_USED, ASTAR_EXPANDED, ASTAR_STARTED
-LENGTH, GREEDY, CAPACITY = ASTAR_LENGTH, ASTAR_GREEDY, ASTAR_CAPACITY
+LENGTH, GREEDY, CAPACITY, FLOOR = ASTAR_LENGTH, ASTAR_GREEDY, ASTAR_CAPACITY, ASTAR_FLOOR
 
 
 def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
           hkey, hidx, moves, row, path, ctx):
     """Run (or resume) A* from ``st``.  Returns WON (solution path[:ctx[ASTAR_LENGTH]]),
-    LOST, UNKNOWN (node store full) or RUNNING after ``slice_nodes`` expansions."""
+    LOST, UNKNOWN (node store full) or RUNNING after ``slice_nodes`` expansions;
+    exact A* keeps ctx[ASTAR_FLOOR], a lower bound on the shortest solution."""
     cap = min(ctx[ASTAR_CAPACITY], rows.shape[0]) if ctx[ASTAR_CAPACITY] > 0 else rows.shape[0]
     pack_len = rows.shape[1]
     tsize = 1  # hash slots in use: twice the capacity, so small searches clear little
@@ -137,16 +157,24 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
         # heap key: f first, then the smaller bound (deeper node) first
         ctx[ASTAR_HSIZE] = _heap_push(hkey, hidx, 0, h0 * 4096 + h0, 0)
         ctx[ASTAR_EXPANDED] = 0
+        ctx[ASTAR_FLOOR] = h0 if ctx[ASTAR_GREEDY] == 0 else 0
     hsize = ctx[ASTAR_HSIZE]
     used = ctx[ASTAR_USED]
     expanded = ctx[ASTAR_EXPANDED]
+    exact = ctx[ASTAR_GREEDY] == 0
+    floor = ctx[ASTAR_FLOOR]
     stop = expanded + slice_nodes
     while hsize > 0:
         if expanded >= stop:
+            if exact and hkey[0] >> 12 > floor:  # the next pop's f (see ASTAR_FLOOR)
+                floor = hkey[0] >> 12
+            ctx[ASTAR_FLOOR] = floor
             ctx[ASTAR_HSIZE] = hsize
             ctx[ASTAR_USED] = used
             ctx[ASTAR_EXPANDED] = expanded
             return RUNNING
+        if exact and hkey[0] >> 12 > floor:  # f of the entry popped now
+            floor = hkey[0] >> 12
         idx, hsize = _heap_pop(hkey, hidx, hsize)
         if closed[idx]:
             continue
@@ -162,6 +190,8 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
                 j = parent[j]
             ctx[ASTAR_LENGTH] = length
             ctx[ASTAR_EXPANDED] = expanded
+            if exact:
+                ctx[ASTAR_FLOOR] = length
             return WON
         expanded += 1
         n = gen_moves(st, moves, 0)
@@ -184,6 +214,7 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
                 s = (s + 1) & tmask
             if not skip and not is_dead(st):
                 if used == cap:
+                    ctx[ASTAR_FLOOR] = floor
                     ctx[ASTAR_EXPANDED] = expanded
                     return UNKNOWN
                 pack(st, row)
@@ -206,6 +237,7 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
                 hsize = _heap_push(hkey, hidx, hsize, pri, used)
                 used += 1
             undo_move(st, m)
+    ctx[ASTAR_FLOOR] = floor
     ctx[ASTAR_EXPANDED] = expanded
     return LOST
 
@@ -214,4 +246,5 @@ TEMPLATES = (astar,)
 HELPERS = {"_heap_push": _heap_push, "_heap_pop": _heap_pop, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN,
            "RUNNING": RUNNING, "ASTAR_GREEDY": ASTAR_GREEDY, "ASTAR_CAPACITY": ASTAR_CAPACITY,
            "ASTAR_HSIZE": ASTAR_HSIZE, "ASTAR_USED": ASTAR_USED, "ASTAR_EXPANDED": ASTAR_EXPANDED,
-           "ASTAR_STARTED": ASTAR_STARTED, "ASTAR_LENGTH": ASTAR_LENGTH}
+           "ASTAR_STARTED": ASTAR_STARTED, "ASTAR_LENGTH": ASTAR_LENGTH,
+           "ASTAR_FLOOR": ASTAR_FLOOR}

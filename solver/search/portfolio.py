@@ -384,6 +384,10 @@ class Attempt:
     nodes: int
     raw: list
     stop: str = ""  # why an UNKNOWN attempt ended: nodes, time, depth, memory
+    # exact A* (best_first_attempt, greedy=0) only, else 0: a proven lower bound on the
+    # shortest solution's length, however the attempt ended (its length if WON;
+    # meaningless if LOST); see solver.search.astar.ASTAR_FLOOR
+    floor: int = 0
 
 
 def dfs_attempt(ws: Workspace, game, st, budget: int, clock: Clock) -> Attempt:
@@ -422,12 +426,13 @@ def best_first_attempt(ws: Workspace, game, st, capacity: int, clock: Clock, gre
     status = RUNNING
     while status == RUNNING:
         if clock.expired():
-            return Attempt(UNKNOWN, w.expanded, [], "time")
+            return Attempt(UNKNOWN, w.expanded, [], "time", int(w.ctx[astar_engine.FLOOR]))
         status = game.astar(st, SLICE, w.rows, w.g, w.parent, w.via, w.k1s, w.k2s, w.closed,
                             w.slots, w.hkey, w.hidx, w.moves, w.row, w.path, w.ctx)
+    floor = int(w.ctx[astar_engine.FLOOR])
     if status == WON:
-        return Attempt(WON, w.expanded, [int(m) for m in w.path[: w.ctx[astar_engine.LENGTH]]])
-    return Attempt(status, w.expanded, [], "memory" if status == UNKNOWN else "")
+        return Attempt(WON, w.expanded, [int(m) for m in w.path[: w.ctx[astar_engine.LENGTH]]], "", floor)
+    return Attempt(status, w.expanded, [], "memory" if status == UNKNOWN else "", floor)
 
 
 def beam_attempt(ws: Workspace, game, st, width: int, budget: int, clock: Clock) -> Attempt:
