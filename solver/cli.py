@@ -4,10 +4,10 @@
     patience check GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) --solution FILE
     patience deal GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) [--json]
     patience show GAME [VARIANT...] (--seed N | --deck FILE | --pysol N) [--solution FILE] [--out FILE | --text]
-    patience winrate GAME [VARIANT...] --deals N [--start S] [--jobs J] ... [--out DIR | --publish]
+    patience winrate GAME [VARIANT...] --deals N [--start S] [--jobs J | --scheduler ADDRESS | --cluster-workers N] ... [--out DIR | --publish]
     patience report GAME [--out DIR | --publish]
     patience play GAME [VARIANT...] --strategy NAME [--option K=V ...] (--seed N | --deck FILE) [--rng-seed K] [--json]
-    patience play GAME [VARIANT...] --strategy NAME [--option K=V ...] --deals N [--start S] [--jobs J] ... [--out DIR | --publish]
+    patience play GAME [VARIANT...] --strategy NAME [--option K=V ...] --deals N [--start S] [--jobs J | --scheduler ADDRESS | --cluster-workers N] ... [--out DIR | --publish]
     patience games
     patience --version
 
@@ -145,6 +145,16 @@ def _add_out(p) -> None:
                    help="write into the repository's own results/ (the published reports)")
 
 
+def _add_cluster(p, batch: str = "") -> None:
+    g = p.add_argument_group("Dask cluster (optional; docs/CLUSTER.md)").add_mutually_exclusive_group()
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help=f"{batch}run the chunks on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+                        "tcp://host:8786, instead of local worker processes (needs pip install '.[cluster]')")
+    g.add_argument("--cluster-workers", type=pos_int, metavar="N",
+                   help=f"{batch}run the chunks on a Dask cluster of N worker processes started on this machine "
+                        "for the run (needs pip install '.[cluster]')")
+
+
 def build_parser() -> Parser:
     parser = Parser(prog=PROG, description="Solve patience games and measure their win rates.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (source {SOURCE_HASH})")
@@ -187,13 +197,14 @@ def build_parser() -> Parser:
     _add_game(p)
     p.add_argument("--deals", type=pos_int, required=True, help="number of deals")
     p.add_argument("--start", type=seed_int, default=1, help="first seed (default 1)")
-    p.add_argument("--jobs", type=pos_int, default=usable_cpus(), help="worker processes (default: usable CPUs)")
+    p.add_argument("--jobs", type=pos_int, help="worker processes (default: usable CPUs)")
     _add_solver(p)
     p.add_argument("--chunk-size", type=pos_int, help="deals per part file (default: automatic, at most 100)")
     _add_out(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--retry-unknown", action="store_true",
                    help="solve again the deals on disk as unknown that had a smaller budget than the one given now")
+    _add_cluster(p)
 
     p = sub.add_parser("play", help="play one deal (--seed/--deck) or seeds START.. (--deals) with a strategy "
                        "that sees only what a player sees")
@@ -216,6 +227,7 @@ def build_parser() -> Parser:
     p.add_argument("--chunk-size", type=pos_int, help="batch: deals per part file (default: automatic, at most 100)")
     _add_out(p)
     p.add_argument("--no-progress", action="store_true", help="batch: no progress bar")
+    _add_cluster(p, "batch: ")
     p.set_defaults(pysol=None)
 
     p = sub.add_parser("report", help="rebuild a game's win-rate and strategy tables and plots from disk")
@@ -556,21 +568,36 @@ def out_dir(args) -> str:
     return str(repository_results()) if args.publish else (args.out or DEFAULT_OUT)
 
 
+def cluster_backend(args):
+    """The Dask backend --scheduler/--cluster-workers ask for (None: the process pool);
+    --jobs beside either is an error, and so is either without Dask installed."""
+    if args.scheduler is None and args.cluster_workers is None:
+        return None
+    if args.jobs is not None:
+        given = "--scheduler" if args.scheduler is not None else "--cluster-workers"
+        raise PatienceError(f"--jobs is the number of local worker processes; with {given} the Dask workers "
+                            "run the chunks: give one or the other")
+    from .batch.cluster import from_args
+
+    return from_args(args.scheduler, args.cluster_workers)
+
+
 def cmd_winrate(args, out, argv) -> int:
     _, variant = load_game(args)
     if args.start + args.deals - 1 > MAX_SEED:
         raise PatienceError(f"seeds run from 0 to 2**64-1: --start {args.start} with --deals {args.deals} goes past it")
+    backend = cluster_backend(args)
     folder = out_dir(args)
-    # run_winrate checks the folder, the memory of --jobs solvers, and compiles once
-    # (saying so) before any worker starts
+    # run_winrate checks the folder, the memory of --jobs solvers (or of the local
+    # cluster's), and compiles once (saying so) before any worker starts
     from .batch import run_winrate
 
     command = " ".join([PROG] + [shlex.quote(a) for a in argv])
     run_winrate(
-        args.game, variant, args.start, args.deals, args.jobs, args.algorithm,
-        args.max_nodes, args.seconds, folder, progress=not args.no_progress,
+        args.game, variant, args.start, args.deals, usable_cpus() if args.jobs is None else args.jobs,
+        args.algorithm, args.max_nodes, args.seconds, folder, progress=not args.no_progress,
         command=command, tt_mb=args.tt_mb, chunk_size=args.chunk_size, out=out,
-        retry_unknown=args.retry_unknown,
+        retry_unknown=args.retry_unknown, backend=backend,
     )
     return 0
 
@@ -607,7 +634,8 @@ def cmd_report(args, out) -> int:
 
 # the options of `play` that only a batch (--deals) takes
 BATCH_ONLY = {"start": "--start", "jobs": "--jobs", "chunk_size": "--chunk-size", "out": "--out",
-              "publish": "--publish", "no_progress": "--no-progress"}
+              "publish": "--publish", "no_progress": "--no-progress", "scheduler": "--scheduler",
+              "cluster_workers": "--cluster-workers"}
 
 
 def cmd_play(args, out, argv) -> int:
@@ -630,13 +658,15 @@ def cmd_play(args, out, argv) -> int:
     start = 1 if args.start is None else args.start
     if start + args.deals - 1 > MAX_SEED:
         raise PatienceError(f"seeds run from 0 to 2**64-1: --start {start} with --deals {args.deals} goes past it")
+    backend = cluster_backend(args)
     folder = out_dir(args)
     from .batch import run_play
 
     command = " ".join([PROG] + [shlex.quote(a) for a in argv])
     run_play(args.game, variant, args.strategy, options, start, args.deals,
              usable_cpus() if args.jobs is None else args.jobs, folder, rng_seed=args.rng_seed,
-             progress=not args.no_progress, command=command, chunk_size=args.chunk_size, out=out)
+             progress=not args.no_progress, command=command, chunk_size=args.chunk_size, out=out,
+             backend=backend)
     return 0
 
 

@@ -32,12 +32,15 @@ finished chunk is a part file written atomically; at the end of the run the part
 folded into deals.parquet (one row per seed; a second row for a seed, which only a
 hand-merged folder can produce, goes to superseded.parquet) under the folder's lock;
 a run killed at any moment resumes with the same command and loses or repeats nothing.
+The chunks run in a process pool, or on a Dask cluster (``--scheduler``,
+``--cluster-workers``: solver.batch.cluster), the parent writing them the same way.
 Every won game is replayed by the checker (``solver.checker``) in the worker before
 its row is written: a "win" that does not replay is a bug and stops the run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import time
@@ -265,9 +268,20 @@ def _play_worker_init(game_name: str, strategy: str) -> None:
     players.prepare(game_name, strategy, None)
 
 
-def _play_chunks(tasks: list[tuple], jobs: int, game_name: str, strategy: str):
-    """Yield each chunk's rows as it finishes (in-process for jobs=1 or one chunk)."""
+def _seeds_text(task: tuple) -> str:
+    seeds = task[6]
+    return f"seeds {seeds[0]}..{seeds[-1]}"
+
+
+def _play_chunks(tasks: list[tuple], jobs: int, game_name: str, strategy: str, session=None):
+    """Yield each chunk's rows as it finishes (on the Dask ``session`` if given, else
+    in-process for jobs=1 or one chunk, else a pool)."""
     if not tasks:
+        return
+    if session is not None:
+        from .cluster import warm_key_play
+
+        yield from session.map_unordered(play_chunk, warm_key_play(game_name, strategy), tasks, _seeds_text)
         return
     if jobs <= 1 or len(tasks) == 1:
         for task in tasks:
@@ -321,14 +335,17 @@ def run_play(
     command: str = "",
     chunk_size: int | None = None,
     out=None,
+    backend=None,
 ) -> dict:
     """Play seeds start..start+n_deals-1 not on disk yet with ``strategy``, print a
     summary and rebuild the game's strategy report (play_report.write_play_report).
 
     ``variant``: a variant dict or a list of key=value words; ``options``: a dict or a
     list of key=value words (None: the strategy's defaults); ``rng_seed``: the batch's
-    K (module docstring) or None.  Returns the summary of the requested seeds:
-    n, won, lost, rate, rate_lo, rate_hi, stopped, played_now, elapsed, folder.
+    K (module docstring) or None; ``backend``: a cluster.Backend to play the chunks on
+    Dask (``jobs`` is then the number of its workers), None for the process pool.
+    Returns the summary of the requested seeds: n, won, lost, rate, rate_lo,
+    rate_hi, stopped, played_now, elapsed, folder.
     Bad input, a folder that cannot be written or that another run is writing: a
     PatienceError; a win that does not replay, or one of a deal the solver proved
     lost (found by the report): PlayerBug."""
@@ -353,19 +370,28 @@ def run_play(
     meta = {"game": game_name, "variant": vstr, "variant_options": variant, "strategy": strategy,
             "strategy_options": options, "options_text": otext, "rng_seed": rng_seed}
 
-    with store.folder_lock(folder):
+    with store.folder_lock(folder), contextlib.ExitStack() as stack:
         store.remove_stray_temps(folder)
         done = set(read_play_rows(folder)["seed"].tolist())
         todo = [s for s in wanted if s not in done]
+        session = None
+        if todo:
+            # load (or compile, once, saying so) before any worker starts or any clock runs
+            players.prepare(game_name, strategy, announcer(sys.stderr))
+            if backend is not None:
+                from . import cluster
+
+                session = stack.enter_context(cluster.open_session(backend))
+                session.warm(cluster.warm_key_play(game_name, strategy))
+                jobs = session.n_workers
         tasks = [(game_name, variant, vstr, strategy, options, otext, chunk, rng_seed)
                  for chunk in chunk_seeds(todo, jobs, chunk_size)]
         if todo:
             record = {"command": command, "start": int(start), "deals": int(n_deals), "strategy": strategy,
                       "options": options, "rng_seed": rng_seed, "code_version": solver.SOURCE_HASH,
                       "package_version": solver.__version__, "when": store.now_iso(), "jobs": int(jobs),
-                      "chunk_size": chunk_size, "to_play": len(todo)}
-            # load (or compile, once, saying so) before any worker starts or any clock runs
-            players.prepare(game_name, strategy, announcer(sys.stderr))
+                      "chunk_size": chunk_size, "to_play": len(todo),
+                      "backend": "process-pool" if session is None else session.describe()}
             write_play_command(folder, meta, command, record)
         elif not (folder / store.COMMAND).exists():
             write_play_command(folder, meta, command)
@@ -374,7 +400,7 @@ def run_play(
         tally = {"won": 0, "lost": 0}
         with tqdm(total=n_deals, initial=n_deals - len(todo), desc=f"{game_name} {vstr} {strategy}", unit="deal",
                   disable=not progress, file=sys.stderr) as bar:
-            for rows in _play_chunks(tasks, jobs, game_name, strategy):
+            for rows in _play_chunks(tasks, jobs, game_name, strategy, session):
                 write_play_part(folder, rows)
                 for row in rows:
                     tally["won" if row["won"] else "lost"] += 1

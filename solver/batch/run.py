@@ -3,10 +3,15 @@
 Only the parent process writes (part files, then the fold, under the folder's lock),
 so workers orphaned by a killed parent can never add a row behind the back of the
 next run.  A rerun skips the seeds already on disk and solves the rest.
+
+The chunks run in a process pool (``jobs``), or with a ``backend`` on a Dask cluster
+(solver.batch.cluster: ``--scheduler``, ``--cluster-workers``); either way the parent
+writes each finished chunk the same way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing as mp
 import signal
@@ -107,10 +112,19 @@ def chunk_seeds(seeds: list[int], jobs: int, chunk_size: int | None = None) -> l
     return [seeds[i : i + chunk_size] for i in range(0, len(seeds), chunk_size)]
 
 
-def _run_chunks(tasks: list[tuple], jobs: int):
-    """Yield each chunk's rows as it finishes (in-process for jobs=1 or a single
-    chunk, else a pool; nothing at all for no chunks)."""
+def _seeds_text(task: tuple) -> str:
+    seeds = task[3]
+    return f"seeds {seeds[0]}..{seeds[-1]}"
+
+
+def _run_chunks(tasks: list[tuple], jobs: int, session=None, warm_key: tuple | None = None):
+    """Yield each chunk's rows as it finishes (on the Dask ``session`` if given, else
+    in-process for jobs=1 or a single chunk, else a pool; nothing at all for no
+    chunks)."""
     if not tasks:
+        return
+    if session is not None:
+        yield from session.map_unordered(solve_chunk, warm_key, tasks, _seeds_text)
         return
     if jobs <= 1 or len(tasks) == 1:
         for task in tasks:
@@ -132,12 +146,30 @@ def _to_do(on_disk: pd.DataFrame, wanted: range, limits: dict, retry_unknown: bo
     return [s for s in wanted if s not in done]
 
 
-def _prepare_solver(game_name: str, algorithm: str, limits: dict, processes: int) -> None:
+def _prepare_solver(game_name: str, algorithm: str, limits: dict, processes: int | None) -> None:
     """Before the pool starts: a PatienceError now if ``processes`` solvers with these
-    limits do not fit in memory, and the game's kernels compiled once (saying so), so
-    that the workers find a warm cache instead of all compiling at the same time."""
-    solve_mod.check_memory(game_name, algorithm, limits.get("max_nodes"), limits.get("tt_mb"), processes)
+    limits do not fit in memory (None: no check here, the solvers run on other
+    machines), and the game's kernels compiled once (saying so), so that the workers
+    find a warm cache instead of all compiling at the same time."""
+    if processes is not None:
+        solve_mod.check_memory(game_name, algorithm, limits.get("max_nodes"), limits.get("tt_mb"), processes)
     solve_mod.ensure_compiled(game_name, announce=sys.stderr)
+
+
+def _open_backend(stack: contextlib.ExitStack, backend, game_name: str, algorithm: str, limits: dict):
+    """A Dask session for ``backend`` (entered on ``stack``), its workers warmed: a local
+    cluster's N solvers checked against this machine's memory before it starts, the
+    kernels compiled here first (the workers load them from the cache)."""
+    from . import cluster
+
+    if backend.local:
+        _prepare_solver(game_name, algorithm, limits, backend.workers)
+    session = stack.enter_context(cluster.open_session(backend))
+    if not backend.local:  # each worker checks its own machine's memory when it warms
+        _prepare_solver(game_name, algorithm, limits, None)
+    key = cluster.warm_key_solve(game_name, algorithm, limits)
+    session.warm(key)
+    return session, key
 
 
 # ------------------------------------------------------------------ the run
@@ -159,13 +191,16 @@ def run_winrate(
     chunk_size: int | None = None,
     out=None,
     retry_unknown: bool = False,
+    backend=None,
 ) -> dict:
     """Solve seeds start..start+n_deals-1 that are not on disk yet (with
     ``retry_unknown``, also those on disk as unknown that had a smaller node or time
     budget than the one given now); print a summary and rebuild the report.
     ``variant`` is a variant dict or a list of key=value words.  Returns the summary
     of the requested seeds (stats.summarize keys plus run info).  A folder that
-    cannot be written, or one another run is writing, is a PatienceError."""
+    cannot be written, or one another run is writing, is a PatienceError.
+    ``backend``: a cluster.Backend to run the chunks on Dask (``jobs`` is then the
+    number of its workers), or None for the process pool of ``jobs`` processes."""
     from tqdm import tqdm
 
     from .report import summarize_rows, write_report
@@ -180,9 +215,13 @@ def run_winrate(
     limits = solve_limits(max_nodes, seconds, tt_mb)
     wanted = range(start, start + n_deals)
 
-    with store.folder_lock(folder):
+    with store.folder_lock(folder), contextlib.ExitStack() as stack:
         store.remove_stray_temps(folder)
         todo = _to_do(store.read_rows(folder), wanted, limits, retry_unknown)
+        session = warm_key = None
+        if todo and backend is not None:
+            session, warm_key = _open_backend(stack, backend, game_name, algorithm, limits)
+            jobs = session.n_workers
         if todo:
             record = {
                 "command": command, "start": int(start), "deals": int(n_deals), "retry_unknown": bool(retry_unknown),
@@ -190,10 +229,12 @@ def run_winrate(
                 "tt_mb": limits.get("tt_mb"), "code_version": solver.SOURCE_HASH,
                 "package_version": solver.__version__, "when": store.now_iso(), "jobs": int(jobs),
                 "chunk_size": chunk_size, "to_solve": len(todo),
+                "backend": "process-pool" if session is None else session.describe(),
             }
         tasks = [(game_name, variant, vstr, chunk, algorithm, limits) for chunk in chunk_seeds(todo, jobs, chunk_size)]
         if todo:
-            _prepare_solver(game_name, algorithm, limits, min(jobs, len(tasks)))
+            if session is None:
+                _prepare_solver(game_name, algorithm, limits, min(jobs, len(tasks)))
             store.write_command(folder, game_name, vstr, variant, command, record)
         elif not (folder / store.COMMAND).exists():
             store.write_command(folder, game_name, vstr, variant, command)
@@ -204,7 +245,7 @@ def run_winrate(
             total=n_deals, initial=n_deals - len(todo), desc=f"{game_name} {vstr}", unit="deal",
             disable=not progress, file=sys.stderr,
         ) as bar:
-            for rows in _run_chunks(tasks, jobs):
+            for rows in _run_chunks(tasks, jobs, session, warm_key):
                 store.write_part(folder, rows)
                 for row in rows:
                     tally[row["result"]] += 1

@@ -345,7 +345,8 @@ def write_command(folder, game_name: str, vstr: str, variant: dict, command: str
 
 # winrate's flags and what they take (the only command this parser reads)
 _VALUE_FLAGS = {"--deals": int, "--start": int, "--jobs": int, "--algorithm": str, "--max-nodes": int,
-                "--seconds": float, "--tt-mb": int, "--chunk-size": int, "--out": str}
+                "--seconds": float, "--tt-mb": int, "--chunk-size": int, "--out": str,
+                "--scheduler": str, "--cluster-workers": int}
 _BARE_FLAGS = {"--no-progress", "--retry-unknown"}
 # solve_deal's defaults and winrate's, in every version so far
 OLD_DEFAULTS = {"start": 1, "algorithm": "auto", "max_nodes": 2_000_000, "seconds": 60.0, "tt_mb": 64}
