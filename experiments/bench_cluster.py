@@ -33,15 +33,7 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-
-def seed_range(text: str) -> range:
-    a, _, b = text.partition("..")
-    if not b:
-        raise argparse.ArgumentTypeError(f"expected FIRST..LAST, not {text!r}")
-    first, last = int(a), int(b)
-    if last < first:
-        raise argparse.ArgumentTypeError(f"{text}: the last seed is before the first")
-    return range(first, last + 1)
+from bench import seed_range  # noqa: E402  (experiments/bench.py: A..B, one clear error)
 
 
 def one_run(args, seeds: range, workers: int, pool: bool) -> dict:

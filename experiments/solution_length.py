@@ -29,23 +29,13 @@ import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
+from bench import seed_range  # noqa: E402  (experiments/bench.py: A..B, one clear error)
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line on stderr, status 2 (argparse prints the usage too)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         sys.exit(2)
-
-
-def seed_range(text: str) -> range:
-    """``A..B`` (both included) or a single seed."""
-    try:
-        first, _, last = text.partition("..")
-        a, b = int(first), int(last or first)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seeds as A..B, e.g. 1..200, not {text!r}") from None
-    if not 0 <= a <= b:
-        raise argparse.ArgumentTypeError(f"expected 0 <= A <= B in A..B, not {text!r}")
-    return range(a, b + 1)
 
 
 def _positive(kind):

@@ -445,17 +445,23 @@ def cmd_solve(args, out) -> int:
     return 0
 
 
+def read_moves(args) -> tuple[list[str], str]:
+    """(the moves, the text) of --solution FILE, or of standard input for -."""
+    from .checker import parse_solution, read_solution
+
+    if args.solution == STDIN:
+        text = read_stdin("the solution")
+        return parse_solution(text, "solution from standard input"), text
+    moves = read_solution(args.solution)
+    return moves, Path(args.solution).read_text(encoding="utf-8")
+
+
 def cmd_check(args, out) -> int:
-    from .checker import parse_solution, read_solution, replay
+    from .checker import replay
 
     game, variant = load_game(args)
     deck = load_deck(args, game)
-    if args.solution == STDIN:
-        text = read_stdin("the solution")
-        moves = parse_solution(text, "solution from standard input")
-    else:
-        moves = read_solution(args.solution)
-        text = Path(args.solution).read_text(encoding="utf-8")
+    moves, text = read_moves(args)
     r = replay(args.game, variant, deck, moves, **_setup(args, variant, text, need=False))
     if r.legal and r.won:
         print(f"legal and won ({len(moves)} moves)", file=out)
@@ -512,14 +518,7 @@ def cmd_show(args, out) -> int:
     deck = load_deck(args, game)
     title = f"{args.game} {variant_str(variant, game.VARIANTS)}, {deck_origin(args)}"
     if args.solution is not None:
-        from .checker import parse_solution, read_solution
-
-        if args.solution == STDIN:
-            text = read_stdin("the solution")
-            moves = parse_solution(text, "solution from standard input")
-        else:
-            moves = read_solution(args.solution)
-            text = Path(args.solution).read_text(encoding="utf-8")
+        moves, text = read_moves(args)
         setup = _setup(args, variant, text, need=False)
         verdict = ""  # build_show says how the replay ends
         title += f", solution {'from standard input' if args.solution == STDIN else args.solution}"
