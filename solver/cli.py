@@ -396,11 +396,10 @@ def _setup(args, variant: dict, solution_text: str | None = None, need: bool = T
 # ------------------------------------------------------------------ commands
 
 
-def cmd_solve(args, out) -> int:
-    from .cards import card_str, deck_str
-
-    game, variant = load_game(args)
-    deck = load_deck(args, game)
+def solve_args(args, variant: dict, deck):
+    """solve_deal as solve and show run it: the limits the user gave, the redeal seed,
+    the memory checked (one line) and the engines compiled (saying so) before the
+    search; (the result, the setup keywords)."""
     from .solve import ensure_compiled, prepare, solve_deal  # after the input checks
 
     kwargs = solver_kwargs(args)
@@ -408,6 +407,15 @@ def cmd_solve(args, out) -> int:
     prepare(args.game, args.algorithm, **kwargs)  # memory: one line, before anything compiles
     ensure_compiled(args.game, announce=sys.stderr)
     r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, **kwargs, **seed_kw, shorten=args.shorten)
+    return r, seed_kw
+
+
+def cmd_solve(args, out) -> int:
+    from .cards import card_str, deck_str
+
+    game, variant = load_game(args)
+    deck = load_deck(args, game)
+    r, seed_kw = solve_args(args, variant, deck)
     if args.json:
         obj = {
             "game": args.game,
@@ -523,13 +531,7 @@ def cmd_show(args, out) -> int:
         verdict = ""  # build_show says how the replay ends
         title += f", solution {'from standard input' if args.solution == STDIN else args.solution}"
     else:
-        from .solve import ensure_compiled, prepare, solve_deal  # after the input checks
-
-        kwargs = solver_kwargs(args)
-        setup = _setup(args, variant)
-        prepare(args.game, args.algorithm, **kwargs)
-        ensure_compiled(args.game, announce=sys.stderr)
-        r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, **kwargs, **setup, shorten=args.shorten)
+        r, setup = solve_args(args, variant, deck)
         moves = list(r.moves) if r.result == "won" else []
         if r.result == "won":
             verdict = ""
