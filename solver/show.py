@@ -162,9 +162,8 @@ def build_show(game: str, variant: dict, deck, moves: list[str], *, title: str =
         g = GAMES[game](deck, variant, redeal_seed=redeal_seed)
     else:
         g = GAMES[game](deck, variant)
-    total = g.cards_left()  # before the first move (Parisienne: 8 cards already home)
-    total += _home(g)
-    show = Show(game, title or game, verdict, total, list(moves))
+    # every card of the deck; those not left are home (Parisienne starts with 8 there)
+    show = Show(game, title or game, verdict, len(deck), list(moves))
     seen: dict = {}
 
     def keep():
@@ -172,7 +171,7 @@ def build_show(game: str, variant: dict, deck, moves: list[str], *, title: str =
         sections, info = BOARDS[game](g, g.view(), seen)
         show.boards.append(sections)
         show.infos.append(info)
-        show.home.append(_home(g))
+        show.home.append(show.total - g.cards_left())
 
     keep()
     for number, text in enumerate(moves, start=1):
@@ -184,15 +183,6 @@ def build_show(game: str, variant: dict, deck, moves: list[str], *, title: str =
     if not show.verdict:
         show.verdict = _verdict(show)
     return show
-
-
-def _home(g) -> int:
-    v = g.view()
-    if "foundation" in v:
-        return sum(v["foundation"])
-    if "found" in v:
-        return sum(v["found"])
-    return sum(v["up"]) + sum(g.ranks + 1 - d for d in v["down"] if d)
 
 
 def _verdict(show: Show) -> str:
