@@ -583,11 +583,12 @@ def lower_bound(st):
     return st[LEFT] + deals_left(st)
 
 
-# The dead-end tests live in grand_duchess_dead.py (is_dead and its two parts).  They
+# The dead-end tests live in grand_duchess_dead.py (the last round's) and
+# grand_duchess_redeal.py (the round before it, and is_dead, which runs either).  They
 # are imported here, once every name they use is defined, so that the engines below
 # compile against them.
-from .grand_duchess_dead import (SUIT_TABLE, SUIT_TABLE_MAX, fixpoint_dead, is_dead,  # noqa: E402,F401
-                                 suits_dead)
+from .grand_duchess_dead import SUIT_TABLE, SUIT_TABLE_MAX, fixpoint_dead, suits_dead  # noqa: E402,F401
+from .grand_duchess_redeal import is_dead, redeal_dead  # noqa: E402,F401
 
 
 @njit(cache=True)

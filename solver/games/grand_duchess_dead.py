@@ -1,8 +1,9 @@
 """Grand Duchess and Parisienne: the dead-end tests of the last round, as numba kernels.
 
-``is_dead`` (part of the game interface, re-exported by grand_duchess.py) runs
-``fixpoint_dead``, a timed relaxation of the whole layout, then ``suits_dead``, an
-exact search of each suit in a relaxation built on the fixpoint's times.  The
+``last_round_dead`` (is_dead's test of the last round; is_dead itself is in
+grand_duchess_redeal.py) runs ``fixpoint_dead``, a timed relaxation of the whole
+layout, then ``suits_dead``, an exact search of each suit in a relaxation built on
+the fixpoint's times.  The
 arguments are in their docstrings; tests/test_grand_duchess.py checks both against
 the exhaustive oracle.  The state layout and its scratch (S_*) are grand_duchess.py's.
 """
@@ -17,7 +18,7 @@ from .grand_duchess import (CAP, DN0, H0, INF, K0, MAXRED, NPILES, NR, NRES, P0,
 
 
 @njit(cache=True)
-def is_dead(st):
+def last_round_dead(st):
     """True only if the state is lost.  Used in the last round (no redeal left), where
     no card returns to the stock: ``fixpoint_dead`` (a timed relaxation of the whole
     layout), then, without transfers, ``suits_dead`` (each suit searched exactly in a
@@ -53,6 +54,15 @@ def fixpoint_dead(st):
     With transfers a rank already on one foundation may later leave it, so both
     foundations stay open to every card, and a suit that can be at a meeting
     point at time t can have any rank on either foundation from t on."""
+    return fixpoint_checks(st, fixpoint_times(st))
+
+
+@njit(cache=True)
+def fixpoint_times(st):
+    """fixpoint_dead's times: each pile-sequence card's earliest leaving time (S_E;
+    S_C and S_A hold the sequences, S_LEN their lengths), each foundation rank's
+    (S_TU, S_TD), and the reserve cards now and to come (S_RC); returns how many of
+    those.  Valid in any round: it is a relaxation of this round's play alone."""
     transfer = st[TRANSFER] != 0
     nr = st[NR]
     k = 6 if has_reserve(st) else 4
@@ -169,6 +179,15 @@ def fixpoint_dead(st):
                         if meet < st[S_TD + s * 15 + r]:
                             st[S_TD + s * 15 + r] = meet
                             changed = True
+    return nres
+
+
+@njit(cache=True)
+def fixpoint_checks(st, nres):
+    """fixpoint_dead's verdict on the times fixpoint_times left in the scratch."""
+    transfer = st[TRANSFER] != 0
+    nr = st[NR]
+    lens = st[S_LEN:S_LEN + NPILES]
     for s in range(4):
         if st[S_TU + s * 15 + nr] >= INF or st[S_TD + s * 15 + 1] >= INF:
             return -1
@@ -197,7 +216,7 @@ def suits_dead(st, nres, slack):
     """True only if the state is lost: some suit cannot be cleared even when the other
     suits' cards get out of its way as early as ``fixpoint_dead`` allows.
 
-    Called by is_dead after fixpoint_dead, in the last round without transfers; reads
+    Called by last_round_dead after fixpoint_dead, in the last round without transfers; reads
     the fixpoint's pile sequences (S_C, S_A, S_E) and reserve cards (S_RC, ``nres``:
     only round one of ``redeals=0`` has a reserve in its last round).
 
@@ -224,25 +243,37 @@ def suits_dead(st, nres, slack):
     test gives up and says nothing (False).  ``slack`` > 0 is for the tests only: it
     delays every other-suit card's leaving time by that many deals, which breaks the
     argument (the test against the oracle must then catch it)."""
-    nr = st[NR]
-    ndeals = deals_left(st)
-    crank = np.empty(2 * 13, np.int64)
-    carr = np.empty(2 * 13, np.int64)
-    cabove = np.empty(2 * 13, np.int64)
-    cblock = np.empty(2 * 13, np.int64)
+    ncards = NPILES * SEQ
+    return suits_dead_core(st[NR], st[UP0:UP0 + 4], st[DN0:DN0 + 4], deals_left(st), NPILES,
+                           st[S_C:S_C + ncards].reshape(NPILES, SEQ), st[S_A:S_A + ncards].reshape(NPILES, SEQ),
+                           st[S_E:S_E + ncards].reshape(NPILES, SEQ), st[S_LEN:S_LEN + NPILES],
+                           st[S_RC:S_RC + nres], deals_left(st), slack, 0, 4)
+
+
+@njit(cache=True)
+def suits_dead_core(nr, up0, dn0, ndeals, npiles, seq_c, seq_a, seq_e, lens, res, res_time, slack, s_lo, s_hi):
+    """suits_dead over explicit arrays: ``npiles`` pile sequences (row p: cards
+    bottom to top ``seq_c[p, :lens[p]]``, arrival times ``seq_a``, other-suit leaving
+    times ``seq_e`` from a fixpoint), ``res`` cards free from time ``res_time`` on,
+    times 0..``ndeals``, suits ``s_lo``..``s_hi - 1``.  grand_duchess_redeal.py calls it
+    with its own layouts."""
+    ncard = 2 * 13
+    crank = np.empty(ncard, np.int64)
+    carr = np.empty(ncard, np.int64)
+    cabove = np.empty(ncard, np.int64)
+    cblock = np.empty(ncard, np.int64)
     arrived = np.empty(ndeals + 1, np.int64)
-    frames = np.empty((5, 2 * 13 + 30), np.int64)
+    frames = np.empty((5, ncard + ndeals + 2), np.int64)  # a frame per play or deal
     every = (1 << (ndeals + 1)) - 1  # time bits 0..ndeals
-    for s in range(4):
+    for s in range(s_lo, s_hi):
         # the suit's cards, pile by pile from the top down: what lies on each
         n = 0
-        for p in range(NPILES):
-            L = st[S_LEN + p]
+        for p in range(npiles):
             suit_above = 0
             block_above = 0
-            for i in range(L - 1, -1, -1):
-                c = st[S_C + p * SEQ + i]
-                a = st[S_A + p * SEQ + i]
+            for i in range(lens[p] - 1, -1, -1):
+                c = seq_c[p, i]
+                a = seq_a[p, i]
                 if c // 13 == s:
                     crank[n] = c % 13 + 1
                     carr[n] = a
@@ -251,7 +282,7 @@ def suits_dead(st, nres, slack):
                     suit_above |= 1 << n
                     n += 1
                 else:
-                    e = st[S_E + p * SEQ + i]
+                    e = seq_e[p, i]
                     if e < INF:
                         e += slack
                     # present (in the way) at times a .. e-1
@@ -260,12 +291,12 @@ def suits_dead(st, nres, slack):
                     else:
                         bits = (1 << e) - 1
                     block_above |= bits & ~((1 << a) - 1)
-        for i in range(nres):
-            c = st[S_RC + i]
+        for i in range(len(res)):
+            c = res[i]
             if c // 13 == s:
-                # face up from the time the stock runs out, each free to go
+                # face up from res_time on, each free to go
                 crank[n] = c % 13 + 1
-                carr[n] = ndeals
+                carr[n] = res_time
                 cabove[n] = 0
                 cblock[n] = 0
                 n += 1
@@ -277,7 +308,7 @@ def suits_dead(st, nres, slack):
             arrived[t] = m
         size = SUIT_TABLE
         while True:
-            r = _suit_cleared(st[UP0 + s], st[DN0 + s], nr, n, ndeals, crank, carr, cabove, cblock, arrived,
+            r = _suit_cleared(up0[s], dn0[s], nr, n, ndeals, crank, carr, cabove, cblock, arrived,
                               np.zeros(size, np.int64), frames)
             if r >= 0 or size >= SUIT_TABLE_MAX:
                 break
@@ -316,7 +347,7 @@ def _suit_cleared(u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived, t
         m = fm[sp]
         t = ft[sp]
         if fk[sp] < 0:
-            key = (t | u << 5 | d << 9 | m << 13) + 1
+            key = (t | u << 6 | d << 10 | m << 14) + 1  # t < 64, u and d < 16, m < 2**26
             h = (key * 0x9E3779B97F4A7C15) >> 40 & (size - 1)
             seen = False
             while table[h] != 0:

@@ -1,0 +1,323 @@
+"""Grand Duchess and Parisienne: a dead-end test for the round before the last, and
+``is_dead`` (the game interface's), which runs it or the last round's.
+
+``redeal_dead`` proves lost a state of the round before the last redeal, once its
+stock is out, looking through the redeal at the last round without searching what
+is left of this one.
+The argument is in its docstring; tests/test_grand_duchess_redeal.py checks it
+against the exhaustive oracle.  The state layout and its scratch (S_*) are
+grand_duchess.py's; this round's times come from grand_duchess_dead.fixpoint_times.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .grand_duchess import (DN0, INF, MAXRED, NPILES, NR, RFIRST, ROUND, S_C, S_E, S_LEN, S_RC, S_TD, S_TU, SEQ, SN, SP,
+                            TRANSFER, UP0)
+from .grand_duchess_dead import fixpoint_times, last_round_dead, suits_dead_core
+
+NCARDS = 104  # cards in the next stock at most
+MAX_CASES = 1 << 10  # cases (what each pile gives up) tried one by one at most
+SLOTS = 32  # slots of one pile in the last round (at most 26 cards)
+ROWS = NPILES + 2 * 13  # the suit test's rows: the last round's piles, then single free cards
+
+
+@njit(cache=True)
+def is_dead(st):
+    """True only if the state is lost: last_round_dead in the last round,
+    redeal_dead in the round before it once its stock is out."""
+    if st[ROUND] == st[MAXRED]:
+        return last_round_dead(st)
+    return redeal_dead(st)
+
+
+@njit(cache=True)
+def redeal_dead(st, slack=0, max_cases=MAX_CASES):
+    """True only if the state is lost.  For a state of the round before the last (one
+    redeal left) whose stock is out, without transfers, with the reserve dealt after
+    the piles.
+
+    What is left of this round ("phase A") plays top cards of the piles and any
+    reserve cards (all face up now); then the redeal makes the next stock Q from what
+    is left, in a fixed order: t4 bottom to top, then t3, t2, t1, then the reserve
+    (RULES.md), and the last round deals Q four a time to t1..t4.
+
+    Step 1: fixpoint_times (time 0 only, as the stock is out) finds the cards phase A
+    may take: a top run of each pile, some reserve cards; the others stay in Q for sure.
+    Each choice of how many top cards each pile gives up (the "case") fixes the pile
+    part of Q; past ``max_cases`` cases, the pile cards phase A may take are treated
+    like the reserve's below, all in one layout.
+    Step 2 (slots): card i of Q lands in slot i - g, g the cards before it that phase
+    A took, so in a slot from i - b_i to i, b_i bounding g: the cards before i that
+    may go, suit by suit no more than the foundation ranks of that suit phase A can
+    reach (each rank takes one card).  Slots 0..K-1, K the cards that stay for sure,
+    are surely filled.  Slot k is dealt at time k // 4 + 1 to pile k mod 4.
+    Step 3 (a timed fixpoint, as fixpoint_dead's): from phase A's foundation times
+    (0 or never), iterate: a slot's time is the least, over the cards that may fill
+    it, of the first time >= its deal at which the card's foundation is ready and the
+    slot above it is not dealt yet or left (a slot above that may stay empty does not
+    count); a foundation rank's time is the least over every card and slot that can
+    give it.  By induction along a real line, no time here is later than in that line
+    (its cards' real slots are among their candidates).  So if a surely filled slot, a
+    card that can leave neither in phase A nor from any slot, or a foundation's last
+    rank stays at "never", no line of the case wins.
+    Step 4: each suit searched exactly (suits_dead_core, whose argument applies): its
+    cards that are alone in a surely filled slot as they lie, its other cards (and
+    those the case takes in phase A) free from their earliest time, and the surely
+    filled slots with no candidate of the suit in its way until their times.
+    If every case is refuted, the state is lost.  ``slack`` > 0 (tests only) narrows
+    every card's window of slots by that many, which breaks the argument."""
+    if st[ROUND] != st[MAXRED] - 1 or st[SP] != st[SN] or st[TRANSFER] != 0 or st[RFIRST] != 0:
+        return False
+    nr = st[NR]
+    up0 = st[UP0:UP0 + 4]
+    dn0 = st[DN0:DN0 + 4]
+    nres = fixpoint_times(st)
+    # Q, each card with its time in phase A (0, or INF: it stays)
+    q_card = np.empty(NCARDS, np.int64)
+    q_time = np.empty(NCARDS, np.int64)
+    n = 0
+    for p in range(NPILES - 1, -1, -1):
+        for i in range(st[S_LEN + p]):
+            q_card[n] = st[S_C + p * SEQ + i]
+            q_time[n] = st[S_E + p * SEQ + i]
+            n += 1
+    tu = np.empty((4, 15), np.int64)
+    td = np.empty((4, 15), np.int64)
+    for s in range(4):
+        for r in range(15):
+            tu[s, r] = st[S_TU + s * 15 + r]
+            td[s, r] = st[S_TD + s * 15 + r]
+    for i in range(nres):
+        c = st[S_RC + i]
+        q_card[n] = c
+        q_time[n] = _leave_now(tu, td, up0, dn0, nr, c)
+        n += 1
+    # which top cards each pile gives up is tried case by case (those below stay for
+    # sure), as the piles come first in the next stock
+    depth = np.zeros(NPILES, np.int64)
+    for p in range(NPILES):
+        for i in range(st[S_LEN + p]):
+            if st[S_E + p * SEQ + i] < INF:
+                depth[p] += 1
+    cases = 1
+    for p in range(NPILES):
+        cases *= depth[p] + 1
+    if cases > max_cases:
+        return _slots_dead(q_card, q_time, n, q_card[:0], tu, td, up0, dn0, nr, slack)
+    c_card = np.empty(NCARDS, np.int64)
+    c_time = np.empty(NCARDS, np.int64)
+    gone = np.empty(NCARDS, np.int64)  # the pile cards this case's phase A takes
+    tu2 = np.empty((4, 15), np.int64)
+    td2 = np.empty((4, 15), np.int64)
+    for case in range(cases):
+        x = case
+        m = 0
+        i0 = 0
+        ngone = 0
+        for p in range(NPILES - 1, -1, -1):
+            h = st[S_LEN + p]
+            keep = h - x % (depth[p] + 1)
+            x //= depth[p] + 1
+            for i in range(keep):
+                c_card[m] = q_card[i0 + i]
+                c_time[m] = INF
+                m += 1
+            for i in range(keep, h):
+                gone[ngone] = q_card[i0 + i]
+                ngone += 1
+            i0 += h
+        for i in range(i0, n):
+            c_card[m] = q_card[i]
+            c_time[m] = q_time[i]
+            m += 1
+        tu2[:, :] = tu
+        td2[:, :] = td
+        if not _slots_dead(c_card, c_time, m, gone[:ngone], tu2, td2, up0, dn0, nr, slack):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _slots_dead(q_card, q_time, n, gone, tu, td, up0, dn0, nr, slack):
+    """Steps 2 to 4 of redeal_dead for the next stock ``q_card[:n]`` (``q_time``: 0 if
+    phase A may take the card, INF if it stays), from phase A's foundation times ``tu``,
+    ``td`` (lowered in place); ``gone``: the cards the case's phase A takes."""
+    # slots: card i may fill lo[i]..i; slots below kept are surely filled
+    # b_i counts, suit by suit, the cards before i that may leave, but no more than
+    # the foundation ranks of the suit this round can reach: each rank takes one card
+    reach = np.zeros(4, np.int64)
+    for s in range(4):
+        for r in range(up0[s] + 1, nr + 1):
+            if tu[s, r] < INF:
+                reach[s] += 1
+        for r in range(1, nr + 1 - dn0[s]):
+            if td[s, r] < INF:
+                reach[s] += 1
+    lo = np.empty(n, np.int64)
+    went = np.zeros(4, np.int64)
+    b = 0
+    kept = 0
+    for i in range(n):
+        lo[i] = i - b + slack
+        if lo[i] > i:
+            lo[i] = i
+        if q_time[i] < INF:
+            s = q_card[i] // 13
+            if went[s] < reach[s]:
+                went[s] += 1
+                b += 1
+        else:
+            kept += 1
+    s_time = np.empty(n, np.int64)
+    c_best = np.empty(n, np.int64)
+    changed = True
+    stuck = False
+    while changed:
+        changed = False
+        stuck = False  # what the last pass, which changes nothing, finds
+        for i in range(n):
+            c_best[i] = q_time[i]
+        for q in range(NPILES):
+            above_e = INF
+            above_a = INF
+            top = q + ((n - 1 - q) // NPILES) * NPILES if n > q else -1
+            for k in range(top, -1, -NPILES):
+                a = k // NPILES + 1
+                best = INF
+                for i in range(k, n):
+                    if lo[i] > k:
+                        break
+                    t, news = _slot_time(tu, td, up0, dn0, nr, q_card[i], a, above_a, above_e)
+                    if news:
+                        changed = True
+                    if t < best:
+                        best = t
+                    if t < c_best[i]:
+                        c_best[i] = t
+                s_time[k] = best
+                if k < kept:
+                    if best >= INF:
+                        stuck = True
+                    above_e = best
+                    above_a = a
+                else:
+                    above_e = INF  # the slot may stay empty: nothing then lies on the one below
+                    above_a = INF
+    if stuck:
+        return True
+    for i in range(n):
+        if c_best[i] >= INF:
+            return True
+    for s in range(4):
+        if tu[s, nr] >= INF or td[s, 1] >= INF:
+            return True
+    # step 4: each suit alone
+    d2 = (n + NPILES - 1) // NPILES
+    sc = np.empty((ROWS, SLOTS), np.int64)
+    sa = np.empty((ROWS, SLOTS), np.int64)
+    se = np.empty((ROWS, SLOTS), np.int64)
+    slens = np.zeros(ROWS, np.int64)
+    # the suits whose foundations finish latest first: the likeliest to fail
+    late = np.empty(4, np.int64)
+    for s in range(4):
+        late[s] = -max(tu[s, nr], td[s, 1])
+    for s in np.argsort(late):
+        for q in range(NPILES):
+            slens[q] = 0
+        rows = NPILES
+        for k in range(n):
+            q = k % NPILES
+            mine = False
+            owner = -1
+            count = 0
+            for i in range(k, n):
+                if lo[i] > k:
+                    break
+                count += 1
+                owner = i
+                if q_card[i] // 13 == s:
+                    mine = True
+            if count == 1 and owner == k and lo[k] == k and k < kept:
+                c = q_card[owner]  # the card's only slot, and the slot's only card
+            elif not mine and k < kept:
+                c = ((s + 1) % 4) * 13  # another suit's card: in the way until the slot's time
+            else:
+                continue
+            j = slens[q]
+            sc[q, j] = c
+            sa[q, j] = k // NPILES + 1
+            se[q, j] = s_time[k]
+            slens[q] = j + 1
+        for c in gone:
+            if c // 13 == s:
+                sc[rows, 0] = c
+                sa[rows, 0] = 0
+                se[rows, 0] = 0
+                slens[rows] = 1
+                rows += 1
+        for i in range(n):
+            if q_card[i] // 13 != s:
+                continue
+            if i < kept and lo[i] == i and (i + 1 >= n or lo[i + 1] > i):
+                continue  # alone in its slot, placed above
+            # free from its earliest time: 0 if phase A may take it, else its first slot's deal
+            sc[rows, 0] = q_card[i]
+            sa[rows, 0] = 0 if q_time[i] < INF else lo[i] // NPILES + 1
+            se[rows, 0] = 0
+            slens[rows] = 1
+            rows += 1
+        if suits_dead_core(nr, up0, dn0, d2, rows, sc, sa, se, slens, q_card[:0], 0, 0, s, s + 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _leave_now(tu, td, up0, dn0, nr, c):
+    """0 if reserve card c can go to a foundation in phase A, else INF."""
+    s = c // 13
+    r = c % 13 + 1
+    if r > up0[s] and tu[s, r - 1] == 0:
+        return 0
+    if r <= nr - dn0[s] and td[s, r + 1] == 0:
+        return 0
+    return INF
+
+
+@njit(cache=True)
+def _slot_time(tu, td, up0, dn0, nr, c, a, above_a, above_e):
+    """The earliest time >= a at which card c, in a slot dealt at a, can leave (its
+    foundation ready, the slot above, dealt at above_a and left at above_e, out of the
+    way), lowering the foundation times it reaches; returns (time, whether any fell)."""
+    s = c // 13
+    r = c % 13 + 1
+    best = INF
+    news = False
+    for dst in range(2):
+        if dst == 0:
+            if r <= up0[s]:
+                continue
+            ready = tu[s, r - 1]
+        else:
+            if r > nr - dn0[s]:
+                continue
+            ready = td[s, r + 1]
+        if ready >= INF:
+            continue
+        t = a if a > ready else ready
+        if t >= above_a and above_e > t:
+            t = above_e
+        if t >= INF:
+            continue
+        if dst == 0:
+            if t < tu[s, r]:
+                tu[s, r] = t
+                news = True
+        elif t < td[s, r]:
+            td[s, r] = t
+            news = True
+        if t < best:
+            best = t
+    return best, news

@@ -1,0 +1,86 @@
+"""redeal_dead (solver/games/grand_duchess_redeal.py): the dead-end test of the round
+before the last, checked against the exhaustive oracle on reduced deals.
+
+Random walks (mostly greedy, so that they get far) through small Grand Duchess and
+Parisienne deals; the first state of the round before the last that the test calls
+dead is solved exactly by the oracle, which must find it lost.  The same check must
+catch a broken argument (``slack``: every card's window of slots narrowed).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.checker import GAMES
+from solver.deals import seeded_deck
+from solver.games import grand_duchess as gd
+from solver.games import parisienne
+from solver.games.grand_duchess_redeal import MAX_CASES, redeal_dead
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gd_oracle import solve_state  # noqa: E402
+from oracle_search import first_dead_states_are_lost  # noqa: E402
+
+KERNELS = {"grand-duchess": gd, "parisienne": parisienne}
+
+
+def _checked(game, variant, ranks, *, slack=0, max_cases=MAX_CASES, want, last_seed=400, rng_seed=3):
+    """How many states redeal_dead (with ``slack`` and ``max_cases``) called dead that
+    the oracle then found lost, out of at most ``want``."""
+    kernel = KERNELS[game]
+    rng = random.Random(rng_seed)
+
+    def walks():
+        for seed in range(1, last_seed):
+            deck = seeded_deck(seed, 2, ranks)
+            yield seed, kernel.initial_state(deck, variant, ranks=ranks), GAMES[game](deck, variant, ranks=ranks)
+
+    def choose(moves):
+        plays = [m for m in moves if m & 3 == gd.KIND_PLAY]
+        return rng.choice(plays if plays and rng.random() < 0.8 else moves)
+
+    return first_dead_states_are_lost(gd, walks(), choose, solve_state, want=want, max_states=400_000,
+                                      view=gd.checker_view, dead=lambda st: bool(redeal_dead(st, slack, max_cases)))
+
+
+@pytest.mark.parametrize("game,variant,ranks,max_cases", [
+    ("grand-duchess", {"redeals": 2}, 6, MAX_CASES),
+    pytest.param("grand-duchess", {"redeals": 1}, 5, MAX_CASES, marks=pytest.mark.slow),
+    pytest.param("parisienne", {"redeals": 1}, 6, MAX_CASES, marks=pytest.mark.slow),
+    # every pile's cards in the one layout, as past MAX_CASES cases
+    ("grand-duchess", {"redeals": 2}, 6, 0),
+    pytest.param("grand-duchess", {"redeals": 1}, 5, 0, marks=pytest.mark.slow),
+], ids=str)
+def test_only_lost_states_are_called_dead(game, variant, ranks, max_cases):
+    """Every state the test calls dead is lost."""
+    assert _checked(game, variant, ranks, max_cases=max_cases, want=6) >= 6
+
+
+def test_mutant_is_caught():
+    """Windows one slot too narrow (a card is assumed to land at most one slot below
+    its place when two cards before it may leave) make the test call a won state lost."""
+    with pytest.raises(AssertionError):
+        _checked("grand-duchess", {"redeals": 1}, 5, slack=1, want=60, last_seed=2000)
+
+
+def test_says_nothing_outside_its_round():
+    """Only the round before the last, with its stock out, is its business; transfers
+    and the reserve-first order are not."""
+    deck = seeded_deck(7, 2)
+    for variant in ({"redeals": 0}, {"redeals": 1, "foundation_transfer": True},
+                    {"redeals": 1, "reserve_first": True}):
+        st = gd.initial_state(deck, variant)
+        assert not redeal_dead(st)
+    st = gd.initial_state(deck, {"redeals": 1})
+    out = np.zeros(gd.MAX_MOVES, np.int64)
+    while st[gd.SP] < st[gd.SN]:
+        assert not redeal_dead(st)
+        n = gd.gen_moves(st, out, 0)
+        gd.apply_move(st, int(out[n - 1]))  # the deal is generated last
+    gd.apply_move(st, gd.REDEAL)
+    assert not redeal_dead(st)  # the last round: is_dead's business
