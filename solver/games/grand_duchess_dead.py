@@ -64,6 +64,10 @@ def fixpoint_times(st):
     (S_TU, S_TD), and the reserve cards now and to come (S_RC); returns how many of
     those.  Valid in any round: it is a relaxation of this round's play alone."""
     transfer = st[TRANSFER] != 0
+    tu = st[S_TU:S_TU + 60].reshape(4, 15)
+    td = st[S_TD:S_TD + 60].reshape(4, 15)
+    up0 = st[UP0:UP0 + 4]
+    dn0 = st[DN0:DN0 + 4]
     nr = st[NR]
     k = 6 if has_reserve(st) else 4
     sp = st[SP]
@@ -112,35 +116,9 @@ def fixpoint_times(st):
             for i in range(lens[p] - 1, -1, -1):
                 c = st[S_C + p * SEQ + i]
                 a = st[S_A + p * SEQ + i]
-                s = c // 13
-                r = c % 13 + 1
-                best = INF
-                for dst in range(2):
-                    if dst == 0:
-                        if r <= st[UP0 + s] and not transfer:
-                            continue
-                        ready = st[S_TU + s * 15 + r - 1]
-                    else:
-                        if r > nr - st[DN0 + s] and not transfer:
-                            continue
-                        ready = st[S_TD + s * 15 + r + 1]
-                    if ready >= INF:
-                        continue
-                    t = a if a > ready else ready
-                    if t >= above_a and above_e > t:
-                        t = above_e
-                    if t >= INF:
-                        continue
-                    if dst == 0:
-                        if t < st[S_TU + s * 15 + r]:
-                            st[S_TU + s * 15 + r] = t
-                            changed = True
-                    else:
-                        if t < st[S_TD + s * 15 + r]:
-                            st[S_TD + s * 15 + r] = t
-                            changed = True
-                    if t < best:
-                        best = t
+                best, news = leave_time(tu, td, up0, dn0, nr, transfer, c, a, above_a, above_e)
+                if news:
+                    changed = True
                 st[S_E + p * SEQ + i] = best
                 above_e = best
                 above_a = a
@@ -204,6 +182,45 @@ def fixpoint_checks(st, nres):
         if not (up_ok or dn_ok):
             return -1
     return nres
+
+
+@njit(cache=True)
+def leave_time(tu, td, up0, dn0, nr, transfer, c, a, above_a, above_e):
+    """The earliest time >= a at which card c, dealt at a, can leave: a foundation it
+    fits ready (``tu[s, r]``, ``td[s, r]``: the earliest time rank r of suit s can be
+    on its up or down foundation), and the card dealt on top of it (at above_a, leaving
+    at above_e) not there yet or gone.  Lowers the foundation times it reaches;
+    returns (time, whether any fell).  With transfers either foundation may take c."""
+    s = c // 13
+    r = c % 13 + 1
+    best = INF
+    news = False
+    for dst in range(2):
+        if dst == 0:
+            if r <= up0[s] and not transfer:
+                continue
+            ready = tu[s, r - 1]
+        else:
+            if r > nr - dn0[s] and not transfer:
+                continue
+            ready = td[s, r + 1]
+        if ready >= INF:
+            continue
+        t = a if a > ready else ready
+        if t >= above_a and above_e > t:
+            t = above_e
+        if t >= INF:
+            continue
+        if dst == 0:
+            if t < tu[s, r]:
+                tu[s, r] = t
+                news = True
+        elif t < td[s, r]:
+            td[s, r] = t
+            news = True
+        if t < best:
+            best = t
+    return best, news
 
 
 # The suit test's memo (open addressing): its first size, and the largest it grows to.

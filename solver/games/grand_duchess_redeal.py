@@ -16,7 +16,7 @@ from numba import njit
 
 from .grand_duchess import (DN0, INF, MAXRED, NPILES, NR, RFIRST, ROUND, S_C, S_E, S_LEN, S_RC, S_TD, S_TU, SEQ, SN, SP,
                             TRANSFER, UP0)
-from .grand_duchess_dead import fixpoint_times, last_round_dead, suits_dead_core
+from .grand_duchess_dead import fixpoint_times, last_round_dead, leave_time, suits_dead_core
 
 NCARDS = 104  # cards in the next stock at most
 MAX_CASES = 1 << 10  # cases (what each pile gives up) tried one by one at most
@@ -190,7 +190,7 @@ def _slots_dead(q_card, q_time, n, gone, tu, td, up0, dn0, nr, slack):
                 for i in range(k, n):
                     if lo[i] > k:
                         break
-                    t, news = _slot_time(tu, td, up0, dn0, nr, q_card[i], a, above_a, above_e)
+                    t, news = leave_time(tu, td, up0, dn0, nr, False, q_card[i], a, above_a, above_e)
                     if news:
                         changed = True
                     if t < best:
@@ -284,40 +284,3 @@ def _leave_now(tu, td, up0, dn0, nr, c):
     if r <= nr - dn0[s] and td[s, r + 1] == 0:
         return 0
     return INF
-
-
-@njit(cache=True)
-def _slot_time(tu, td, up0, dn0, nr, c, a, above_a, above_e):
-    """The earliest time >= a at which card c, in a slot dealt at a, can leave (its
-    foundation ready, the slot above, dealt at above_a and left at above_e, out of the
-    way), lowering the foundation times it reaches; returns (time, whether any fell)."""
-    s = c // 13
-    r = c % 13 + 1
-    best = INF
-    news = False
-    for dst in range(2):
-        if dst == 0:
-            if r <= up0[s]:
-                continue
-            ready = tu[s, r - 1]
-        else:
-            if r > nr - dn0[s]:
-                continue
-            ready = td[s, r + 1]
-        if ready >= INF:
-            continue
-        t = a if a > ready else ready
-        if t >= above_a and above_e > t:
-            t = above_e
-        if t >= INF:
-            continue
-        if dst == 0:
-            if t < tu[s, r]:
-                tu[s, r] = t
-                news = True
-        elif t < td[s, r]:
-            td[s, r] = t
-            news = True
-        if t < best:
-            best = t
-    return best, news
