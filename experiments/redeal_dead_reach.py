@@ -53,34 +53,6 @@ def stock_out_states(kernel, st, cap):
         frontier = nxt
 
 
-def exact_live(kernel, x):
-    """True if some state the rest of round one reaches from x, redealt and dealt
-    once, is not refuted by the last round's test."""
-    from solver.games.grand_duchess_dead import last_round_dead
-
-    out = np.zeros(kernel.MAX_MOVES, np.int64)
-    seen = {(kernel.key1(x), kernel.key2(x))}
-    stack = [x.copy()]
-    while stack:
-        s = stack.pop()
-        r = s.copy()
-        kernel.apply_move(r, kernel.REDEAL)
-        kernel.apply_move(r, kernel._deal_move(r))
-        if not last_round_dead(r):
-            return True
-        for i in range(kernel.gen_moves(s, out, 0)):
-            m = int(out[i])
-            if m & 3 != kernel.KIND_PLAY:
-                continue
-            s2 = s.copy()
-            kernel.apply_move(s2, m)
-            key = (kernel.key1(s2), kernel.key2(s2))
-            if key not in seen:
-                seen.add(key)
-                stack.append(s2)
-    return False
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("game", choices=["grand-duchess", "parisienne"])
@@ -92,7 +64,7 @@ def main():
     from solver.deals import seeded_deck
     from solver.games import get_game
     from solver.games import grand_duchess as kernel
-    from solver.games.grand_duchess_redeal import redeal_dead
+    from solver.games.grand_duchess_redeal import long_way_live, redeal_dead
 
     game = get_game(args.game)
     st = game.initial_state(seeded_deck(args.seed, packs=2), {"redeals": 1})
@@ -114,8 +86,8 @@ def main():
     print(f"redeal_dead at the stock-out: {dead} of {len(rows)} sampled states refuted; "
           f"{ms.mean():.1f} ms a state (median {np.median(ms):.1f}, max {ms.max():.0f})")
     if args.exact:
-        live = sum(exact_live(kernel, x) for x in sample[:args.exact])
-        missed = sum(1 for x, r in zip(sample[:args.exact], rows) if not r[0] and not exact_live(kernel, x))
+        live = sum(long_way_live(x) for x in sample[:args.exact])
+        missed = sum(1 for x, r in zip(sample[:args.exact], rows) if not r[0] and not long_way_live(x))
         print(f"the long way, {args.exact} of them: {live} can reach a last round the last round's test does not "
               f"refute; {missed} refuted that way but not by redeal_dead")
 

@@ -284,3 +284,33 @@ def _leave_now(tu, td, up0, dn0, nr, c):
     if r <= nr - dn0[s] and td[s, r + 1] == 0:
         return 0
     return INF
+
+
+def long_way_live(st) -> bool:
+    """Plain Python, for tests and measurements: True if some state the rest of this
+    round reaches from ``st`` (the round before the last, its stock out), redealt and
+    dealt once, is not refuted by the last round's test.  False proves ``st`` lost by
+    another road than redeal_dead's: every line redeals from one of those states."""
+    from . import grand_duchess as gd
+
+    out = np.zeros(gd.MAX_MOVES, np.int64)
+    seen = {(gd.key1(st), gd.key2(st))}
+    stack = [st.copy()]
+    while stack:
+        s = stack.pop()
+        r = s.copy()
+        gd.apply_move(r, gd.REDEAL)
+        gd.apply_move(r, gd._deal_move(r))
+        if not last_round_dead(r):
+            return True
+        for i in range(gd.gen_moves(s, out, 0)):
+            m = int(out[i])
+            if m & 3 != gd.KIND_PLAY:
+                continue
+            s2 = s.copy()
+            gd.apply_move(s2, m)
+            key = (gd.key1(s2), gd.key2(s2))
+            if key not in seen:
+                seen.add(key)
+                stack.append(s2)
+    return False
