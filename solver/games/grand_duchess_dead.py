@@ -3,9 +3,9 @@
 ``last_round_dead`` (is_dead's test of the last round; is_dead itself is in
 grand_duchess_redeal.py) runs ``fixpoint_dead``, a timed relaxation of the whole
 layout, then ``suits_dead``, an exact search of each suit in a relaxation built on
-the fixpoint's times.  The
-arguments are in their docstrings; tests/test_grand_duchess.py checks both against
-the exhaustive oracle.  The state layout and its scratch (S_*) are grand_duchess.py's.
+the fixpoint's times.  The arguments are in their docstrings;
+tests/test_grand_duchess.py checks both against the exhaustive oracle.  The state
+layout and its scratch (S_*) are grand_duchess.py's.
 """
 
 from __future__ import annotations
