@@ -220,6 +220,10 @@ def _slots_dead(q_card, q_time, n, gone, tu, td, up0, dn0, nr, slack):
     sa = np.empty((ROWS, SLOTS), np.int64)
     se = np.empty((ROWS, SLOTS), np.int64)
     slens = np.zeros(ROWS, np.int64)
+    # slot k holds card k for sure: the card's only slot, the slot's only card, surely filled
+    alone = np.empty(n, np.bool_)
+    for k in range(n):
+        alone[k] = k < kept and lo[k] == k and (k + 1 >= n or lo[k + 1] > k)
     # the suits whose foundations finish latest first: the likeliest to fail
     late = np.empty(4, np.int64)
     for s in range(4):
@@ -231,17 +235,13 @@ def _slots_dead(q_card, q_time, n, gone, tu, td, up0, dn0, nr, slack):
         for k in range(n):
             q = k % NPILES
             mine = False
-            owner = -1
-            count = 0
             for i in range(k, n):
                 if lo[i] > k:
                     break
-                count += 1
-                owner = i
                 if q_card[i] // 13 == s:
                     mine = True
-            if count == 1 and owner == k and lo[k] == k and k < kept:
-                c = q_card[owner]  # the card's only slot, and the slot's only card
+            if alone[k]:
+                c = q_card[k]
             elif not mine and k < kept:
                 c = ((s + 1) % 4) * 13  # another suit's card: in the way until the slot's time
             else:
@@ -261,8 +261,8 @@ def _slots_dead(q_card, q_time, n, gone, tu, td, up0, dn0, nr, slack):
         for i in range(n):
             if q_card[i] // 13 != s:
                 continue
-            if i < kept and lo[i] == i and (i + 1 >= n or lo[i + 1] > i):
-                continue  # alone in its slot, placed above
+            if alone[i]:
+                continue  # placed in its slot above
             # free from its earliest time: 0 if phase A may take it, else its first slot's deal
             sc[rows, 0] = q_card[i]
             sa[rows, 0] = 0 if q_time[i] < INF else lo[i] // NPILES + 1
