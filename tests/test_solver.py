@@ -304,6 +304,55 @@ def test_seconds_measure_the_search_alone():
     assert first.status == portfolio.WON and first.seconds < max(0.02, 5 * again)
 
 
+def test_slices_shrink_to_slow_nodes_and_grow_to_fast_ones():
+    """The clock is looked at about every SLICE_SECONDS: a slice of nodes that cost 20 ms
+    each is cut to a few nodes; free nodes grow it 8-fold a slice up to SLICE."""
+    import time
+
+    from solver.search import portfolio
+
+    done = [0]
+
+    def slow(n):
+        time.sleep(0.02 * n)
+        done[0] += n
+        return 3
+
+    clock = portfolio.Clock(60)
+    sizes = []
+    for _ in range(3):
+        clock.run("dfs", slow, lambda: done[0])
+        sizes.append(clock.slices["dfs"])
+    assert sizes[0] <= 3 and max(sizes) <= 3  # 0.05 s / 0.02 s a node
+
+    def free(n):
+        done[0] += n
+        return 3
+
+    fast = portfolio.Clock(60)
+    seen = []
+    for _ in range(6):
+        fast.run("astar", free, lambda: done[0])
+        seen.append(fast.slices["astar"])
+    assert seen[0] <= 8 * portfolio.FIRST_SLICE and seen[-1] == portfolio.SLICE
+    assert "dfs" not in fast.slices  # each engine has its own size
+
+
+@pytest.mark.parametrize("algorithm", ["dfs", "auto"])
+def test_time_budget_holds_where_each_node_is_slow(algorithm):
+    """Grand Duchess with one redeal: every state at the first round's end gets the
+    redeal dead-end test (about 20 ms a node).  With a fixed slice of 20,000 nodes
+    (the first attempt's 1,500 nodes in one slice) a 1 s budget ran 35 s."""
+    from solver.games import grand_duchess
+
+    deck = seeded_deck(1, grand_duchess.PACKS)
+    solve_deal("grand-duchess", {"redeals": 1}, deck, algorithm=algorithm, max_nodes=20, seconds=5)  # engines loaded
+    r = solve_deal("grand-duchess", {"redeals": 1}, deck, algorithm=algorithm, max_nodes=10**8, seconds=1.0,
+                   shorten="none")
+    assert r.result == "unknown" and r.stop == "time"
+    assert r.seconds < 4.0, r.seconds
+
+
 # --- A*'s proven lower bound when it stops early (ASTAR_FLOOR, issue 19) -------------------
 
 

@@ -74,7 +74,12 @@ from ..games.common import RANDOM_ORDER
 
 MAX_DEPTH = 3000
 FIRST_BUDGET = 1500  # nodes of each attempt of the first round
-SLICE = 20_000  # nodes between looks at the clock
+SLICE = 20_000  # at most this many nodes between looks at the clock
+# ... and about this long: a node's cost ranges from microseconds to tens of
+# milliseconds (Grand Duchess with a redeal to come, where each state at the stock's
+# end gets redeal_dead), so slices are sized from the rate each engine has shown
+SLICE_SECONDS = 0.05
+FIRST_SLICE = 16  # nodes of an engine's first slice in a deal's search
 SHORT_BUDGET = 1000  # nodes of the shortest attempts of the Luby schedule (0: none)
 SHORT_PROFILES = 10_000  # its attempts' profile numbers start here (noisy orders)
 BEAM_AFTER = 200_000  # nodes a deal costs before auto's beam attempts start (below it, restarts win more)
@@ -153,12 +158,31 @@ def is_cold(game) -> bool:
 
 class Clock:
     """Search time: perf_counter from ``start()``, minus the spans run inside
-    ``paused()`` (loading an engine first used mid-search)."""
+    ``paused()`` (loading an engine first used mid-search); and the size of the next
+    slice of each engine (``run``), so that the clock is looked at about every
+    SLICE_SECONDS whatever a node costs."""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
         self.begin = time.perf_counter()
         self.excluded = 0.0
+        self.slices: dict[str, int] = {}
+
+    def run(self, engine: str, step, done) -> int:
+        """Call ``step(n)`` (one slice of at most n more nodes; returns the engine's
+        status) and size ``engine``'s next slice from how fast this one went:
+        ``done()`` reads the engine's node counter.  The size grows at most 8-fold a
+        slice, from FIRST_SLICE, up to SLICE."""
+        n = self.slices.get(engine, FIRST_SLICE)
+        before = done()
+        t = time.perf_counter()
+        status = step(n)
+        spent = time.perf_counter() - t
+        ran = done() - before
+        if ran > 0:
+            fit = int(ran * SLICE_SECONDS / spent) if spent > 0 else SLICE
+            self.slices[engine] = max(1, min(SLICE, 8 * n, fit))
+        return status
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.begin - self.excluded
@@ -399,8 +423,9 @@ def dfs_attempt(ws: Workspace, game, st, budget: int, clock: Clock) -> Attempt:
     while status == RUNNING:
         if clock.expired():
             return Attempt(UNKNOWN, int(work.ctx[dfs_engine.NODES]), [], "time")
-        status = game.dfs(st, table, gen, budget, SLICE, work.moves, work.count, work.nxt,
-                          work.scores, work.path, work.ctx)
+        status = clock.run("dfs", lambda n: game.dfs(st, table, gen, budget, n, work.moves, work.count, work.nxt,
+                                                     work.scores, work.path, work.ctx),
+                           lambda: work.ctx[dfs_engine.NODES])
     nodes = int(work.ctx[dfs_engine.NODES])
     if status == WON:
         return Attempt(WON, nodes, [int(m) for m in work.path[: work.ctx[dfs_engine.LENGTH]]])
@@ -427,8 +452,10 @@ def best_first_attempt(ws: Workspace, game, st, capacity: int, clock: Clock, gre
     while status == RUNNING:
         if clock.expired():
             return Attempt(UNKNOWN, w.expanded, [], "time", int(w.ctx[astar_engine.FLOOR]))
-        status = game.astar(st, SLICE, w.rows, w.g, w.parent, w.via, w.k1s, w.k2s, w.closed,
-                            w.slots, w.hkey, w.hidx, w.moves, w.row, w.path, w.ctx)
+        status = clock.run("astar", lambda n: game.astar(st, n, w.rows, w.g, w.parent, w.via, w.k1s, w.k2s,
+                                                         w.closed, w.slots, w.hkey, w.hidx, w.moves, w.row,
+                                                         w.path, w.ctx),
+                           lambda: w.expanded)
     floor = int(w.ctx[astar_engine.FLOOR])
     if status == WON:
         return Attempt(WON, w.expanded, [int(m) for m in w.path[: w.ctx[astar_engine.LENGTH]]], "", floor)
