@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-ALGORITHMS = ("auto", "dfs", "astar")  # solver.search.portfolio.ALGORITHMS
+ALGORITHMS = ("auto", "dfs", "astar", "nrpa")  # solver.search.portfolio.ALGORITHMS
 MAX_NODES = 2_000_000  # node budget of a deal (A*: nodes stored)
 SECONDS = 60.0  # time budget of a deal
 TT_MB = 64  # transposition table, megabytes

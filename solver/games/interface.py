@@ -7,8 +7,10 @@ engines, ``solver.solve``, the command line and tests/test_game_contract.py use
 nothing else.  The kernels are numba functions (@njit(cache=True)) over the game's
 state, one int64 array ``st`` of ``STATE_LEN`` entries whose layout is the game's
 own; a move is an int64 whose encoding is the game's own too.  ``dfs``,
-``astar`` and ``beam`` are the engines of ``solver.search`` compiled against the
-kernels by ``solver.search.specialise`` (the game module calls it last).
+``astar``, ``beam`` and ``nrpa`` are the engines of ``solver.search`` compiled against
+the kernels by ``solver.search.specialise`` (the game module calls it last); ``nrpa``
+scores a playout by ``st[LEFT]``, the cards not on the foundations, so a module that
+compiles the engines defines ``LEFT``.
 """
 
 from __future__ import annotations
@@ -104,6 +106,10 @@ class GameModule(Protocol):
     def beam(self, st, table, gen, slice_layers, rows, parent, via, cscore, cparent, cmove, moves, row, path,
              ctx) -> int:
         """solver.search.beam.beam against this game's kernels."""
+
+    def nrpa(self, st, max_nodes, slice_nodes, pols, seqs, lens, scores, iters, moves, weights, seen, path,
+             ctx) -> int:
+        """solver.search.nrpa.nrpa against this game's kernels."""
 
 
 REQUIRED_NAMES: tuple[str, ...] = tuple(GameModule.__annotations__) + tuple(

@@ -53,9 +53,10 @@ def specialise(game_globals: dict, templates, helpers: dict | None = None, *, in
 
 def specialise_engines(game_globals: dict) -> None:
     """Compile the DFS and the A* engines against the kernels of the game module whose
-    namespace this is: defines ``dfs``, ``astar`` and ``beam`` there (the module's last step)."""
-    from . import astar, beam, dfs
+    namespace this is: defines ``dfs``, ``astar``, ``beam`` and ``nrpa`` there (the module's last step)."""
+    from . import astar, beam, dfs, nrpa
 
     specialise(game_globals, dfs.TEMPLATES, dfs.HELPERS)
+    specialise(game_globals, nrpa.TEMPLATES, nrpa.HELPERS)
     specialise(game_globals, astar.TEMPLATES, astar.HELPERS)
     specialise(game_globals, beam.TEMPLATES, beam.HELPERS)

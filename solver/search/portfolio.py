@@ -66,8 +66,10 @@ from ..solve import ALGORITHMS
 from . import astar as astar_engine
 from . import dfs as dfs_engine
 from . import beam as beam_engine
+from . import nrpa as nrpa_engine
 from .astar import AStarWork
 from .beam import BeamWork
+from .nrpa import NrpaWork
 from .dfs import LOST, RUNNING, UNKNOWN, WON, DfsWork
 from .table import new_table
 from ..games.common import RANDOM_ORDER
@@ -86,6 +88,8 @@ BEAM_AFTER = 200_000  # nodes a deal costs before auto's beam attempts start (be
 BEAM_WIDTH = 100  # of the first beam attempt
 BEAM_MAX_WIDTH = 30_000
 BEAM_LAYERS = 1000  # the beam's record holds width x BEAM_LAYERS nodes (a solution's moves)
+NRPA_LEVELS = 2  # --algorithm nrpa: levels of each search, and N, the searches of
+NRPA_ITERATIONS = 100  # level l-1 a level-l search runs (Rosin's N; 10,000 playouts a search)
 
 
 # ------------------------------------------------------------------ numba's cache
@@ -144,7 +148,7 @@ def _cache_entries(dispatcher) -> int:
         return -1
 
 
-ENGINES = ("dfs", "astar", "beam")
+ENGINES = ("dfs", "astar", "beam", "nrpa")
 
 
 def is_cold(game) -> bool:
@@ -251,6 +255,7 @@ class Workspace:
         self.store_game = None
         self.beam: BeamWork | None = None
         self.beam_game = None
+        self.nrpa: NrpaWork | None = None
         self.warm: set = set()  # (game name, engine) loaded from numba's cache
         self._store_sizes: dict[str, tuple] = {}
 
@@ -278,12 +283,20 @@ class Workspace:
         store_nodes = max_nodes if algorithm == "astar" else 0
         need_store = store_nodes > 0 and not self.has_store(game, store_nodes)
         need_dfs = algorithm in ("dfs", "auto") and game.NAME not in self.dfs_work
+        need_dfs = need_dfs or (algorithm == "nrpa" and (self.nrpa is None or self.nrpa.moves.size < game.MAX_MOVES))
         return need_table, (store_nodes if need_store else 0), need_dfs
+
+    @staticmethod
+    def nrpa_bytes(game) -> int:
+        return ((NRPA_LEVELS + 1) * ((1 << nrpa_engine.POLICY_BITS) * 8 + MAX_DEPTH * 8 + 32)
+                + game.MAX_MOVES * 16 + (1 << 16) * 24 + MAX_DEPTH * 8 + 8 * nrpa_engine.CTX_LEN)
 
     def check(self, game, algorithm: str, max_nodes: int, tt_mb: float, copies: int = 1) -> tuple:
         """PatienceError unless what ``prepare`` would allocate fits (see solver.memory)."""
         need_table, store_nodes, need_dfs = self.needs(game, algorithm, max_nodes, tt_mb)
         dfs_bytes = MAX_DEPTH * (game.MAX_MOVES + 4) * 8 if need_dfs else 0
+        if algorithm == "nrpa":  # its arrays stand in for the DFS's
+            dfs_bytes = self.nrpa_bytes(game) if need_dfs else 0
         table_held = memory.table_bytes(self.tt_mb) if need_table and self.table is not None else 0
         store_held = self._store_held() if store_nodes else 0
         what = f"with --algorithm {algorithm} "
@@ -349,7 +362,10 @@ class Workspace:
             self.store = None
             self.store = AStarWork(store_nodes, game.PACK_LEN, game.MAX_MOVES, _store_depth(store_nodes))
             self.store_game = game.NAME
-        if need_dfs:
+        if need_dfs and algorithm == "nrpa":
+            self.nrpa = None
+            self.nrpa = NrpaWork(NRPA_LEVELS, MAX_DEPTH, game.MAX_MOVES)
+        elif need_dfs:
             work = DfsWork(MAX_DEPTH, game.MAX_MOVES)
             work.moves.fill(0)  # its pages too (a few MB)
             self.dfs_work[game.NAME] = work
@@ -378,6 +394,11 @@ class Workspace:
                 moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
                 if int(game.gen_moves(st, moves, 0)) > 0:
                     game.apply_move(st, moves[0])
+        elif engine == "nrpa":
+            w = NrpaWork(1, 4, game.MAX_MOVES, table_bits=4)
+            w.reset(1, 1, 0)
+            game.nrpa(st, 1, 1, w.pols, w.seqs, w.lens, w.scores, w.iters, w.moves, w.weights, w.seen, w.path,
+                      w.ctx)
         elif engine == "beam":
             w = BeamWork(4, 2, game.PACK_LEN, game.MAX_MOVES, 4)
             w.reset(2, 1)
@@ -485,6 +506,26 @@ def beam_attempt(ws: Workspace, game, st, width: int, budget: int, clock: Clock)
     if status == WON:
         return Attempt(WON, w.nodes, [int(m) for m in w.path[: w.ctx[beam_engine.LENGTH]]])
     return Attempt(status, w.nodes, [], "nodes" if status == UNKNOWN else "")
+
+
+def nrpa_attempt(ws: Workspace, game, st, budget: int, clock: Clock, seed: int = 0) -> Attempt:
+    """NRPA searches (NRPA_LEVELS, NRPA_ITERATIONS, restarted until the budget) playing at
+    most ``budget`` moves in all; WON or UNKNOWN (it proves nothing), or LOST when the
+    game's dead-end test holds for ``st``."""
+    if game.is_dead(st):  # the game's dead-end test: the one proof open to it
+        return Attempt(LOST, 0, [])
+    w = ws.nrpa
+    w.reset(NRPA_LEVELS, NRPA_ITERATIONS, seed)
+    status = RUNNING
+    while status == RUNNING:
+        if clock.expired():
+            return Attempt(UNKNOWN, w.nodes, [], "time")
+        status = clock.run("nrpa", lambda n: game.nrpa(st, budget, n, w.pols, w.seqs, w.lens, w.scores, w.iters,
+                                                       w.moves, w.weights, w.seen, w.path, w.ctx),
+                           lambda: w.ctx[nrpa_engine.NODES])
+    if status == WON:
+        return Attempt(WON, w.nodes, [int(m) for m in w.path[: w.ctx[nrpa_engine.LENGTH]]])
+    return Attempt(UNKNOWN, w.nodes, [], "nodes")
 
 
 # ------------------------------------------------------------------ restarts
@@ -619,11 +660,14 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
         raise ValueError(f"unknown algorithm {algorithm!r}")
     ws = WORKSPACE if ws is None else ws
     ws.prepare(game, algorithm, max_nodes, tt_mb)
-    ws.load(game, st0, "astar" if algorithm == "astar" else "dfs")
+    ws.load(game, st0, algorithm if algorithm in ("astar", "nrpa") else "dfs")
     dead_end = bool(game.is_dead(st0.copy()))
     clock = Clock(seconds)
     if algorithm == "astar":
         a = best_first_attempt(ws, game, st0.copy(), max_nodes, clock, greedy=0)
+        status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
+    elif algorithm == "nrpa":
+        a = nrpa_attempt(ws, game, st0.copy(), max_nodes, clock)
         status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
     else:
         status, nodes, raw, stop = run_portfolio(ws, game, st0, max_nodes, clock, best_first=algorithm == "auto")
