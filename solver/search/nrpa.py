@@ -20,8 +20,9 @@ root; ``solve_deal`` replays every win in the checker).  It never proves a deal
 lost: running out of budget is UNKNOWN.  Like the other engines it is a template
 compiled per game (``solver.search.specialise``) and resumable: all of its state
 lives in the caller's arrays (``NrpaWork``), and each call runs at most
-``slice_nodes`` more moves (counted over playouts), so the caller looks at the
-clock between slices.  Hot loops only: no Python objects, no allocation in a
+``slice_nodes`` more moves (counted over playouts, a playout at least one, so that
+a state with no move cannot stall it), so the caller looks at the clock between
+slices.  Hot loops only: no Python objects, no allocation in a
 playout.
 """
 
@@ -133,7 +134,7 @@ def nrpa_playout(st, seen, pol, moves, weights, seq, ctx):
         if is_won(st):
             won = True
             break
-    ctx[NRPA_NODES] += length
+    ctx[NRPA_NODES] += max(length, 1)  # a playout with no move still spends the budget
     score = 1 if won else -st[LEFT]
     for d in range(length - 1, -1, -1):
         undo_move(st, seq[d])

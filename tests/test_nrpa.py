@@ -1,0 +1,180 @@
+"""NRPA (solver.search.nrpa), the rare-win engine, on reduced deals of every game against
+the complete DFS (its verdicts are proofs), and through ``--algorithm nrpa``.
+
+What must hold, and why each check can fail:
+- a win is a line the checker (plain Python, independent of the kernels) replays, on a
+  deal the complete search calls won; NRPA never says LOST (it proves nothing), so a
+  deal the complete search calls lost ends UNKNOWN;
+- it finds most wins of the reduced deals: a sampler that ignored its policy or a
+  playout that stopped early would not;
+- adapting a policy to a line makes that line more likely (a sign slip fails it);
+- the search is resumable: run in slices of one move or in one call, the same line
+  and the same count of moves (all of its state lives in the caller's arrays).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from solver.checker import replay
+from solver.deals import seeded_deck, setup_kwargs
+from solver.games import get_game
+from solver.search import portfolio
+from solver.search.nrpa import LENGTH, NODES, RUNNING, UNKNOWN, WON, NrpaWork, POLICY_BITS
+from solver.solve import solve_deal
+
+# game -> (ranks, columns, variants): small enough for the complete DFS (as in test_beam)
+REDUCED = {
+    "bakers-dozen": (4, 4, [{}, {"kings_to_bottom": False}]),
+    "grand-duchess": (2, None, [{"redeals": 0}, {"redeals": 1}]),
+    "parisienne": (3, None, [{"redeals": 0}, {"redeals": 1}]),
+    "duchess": (4, None, [{"redeals": 0}, {}]),
+    "capricieuse": (4, 4, [{"redeals": 0}, {}]),
+    "russian-patience": (2, 2, [{"redeals": 0}, {}]),
+}
+SEEDS = range(1, 13)
+
+
+def run_nrpa(game, st, max_nodes, slice_nodes=10**9, levels=2, iterations=20, seed=0):
+    w = NrpaWork(levels, 400, game.MAX_MOVES)
+    w.reset(levels, iterations, seed)
+    status = RUNNING
+    while status == RUNNING:
+        status = game.nrpa(st, max_nodes, slice_nodes, w.pols, w.seqs, w.lens, w.scores, w.iters, w.moves,
+                           w.weights, w.seen, w.path, w.ctx)
+    return status, [int(m) for m in w.path[: w.ctx[LENGTH]]], int(w.ctx[NODES])
+
+
+def lines(game, raw):
+    return [line for m in raw for line in game.move_text(m).split("\n")]
+
+
+@pytest.mark.parametrize("name", list(REDUCED))
+def test_nrpa_agrees_with_the_complete_search(name):
+    ranks, columns, variants = REDUCED[name]
+    game = get_game(name)
+    tally = {"won": 0, "lost": 0, "nrpa_won": 0}
+    for variant in variants:
+        for seed in SEEDS:
+            deck = [int(c) for c in seeded_deck(seed, game.PACKS, ranks=ranks)]
+            setup = setup_kwargs(name, seed)
+            truth = solve_deal(name, variant, deck, algorithm="dfs", max_nodes=3_000_000, seconds=60, ranks=ranks,
+                               columns=columns, shorten="none", **setup).result
+            assert truth != "unknown", (name, variant, seed)
+            tally[truth] += 1
+            st = game.initial_state(deck, variant, ranks=ranks, columns=columns, **setup)
+            status, raw, _ = run_nrpa(game, st, 20_000)
+            if status == WON:
+                assert truth == "won", (name, variant, seed)
+                check = replay(name, variant, deck, lines(game, raw), ranks=ranks, columns=columns, **setup)
+                assert check.won, (name, variant, seed, check.error)
+                tally["nrpa_won"] += 1
+            else:
+                assert status == UNKNOWN, (name, variant, seed, status)
+    assert tally["won"] > 0, tally
+    assert tally["nrpa_won"] >= 0.8 * tally["won"], tally
+    print(name, tally)
+
+
+def _same(game, a, b):
+    """The same position: keys and every card in its place (the kernels' scratch
+    entries of the state array may differ)."""
+    ra, rb = np.zeros(game.PACK_LEN, dtype=np.int64), np.zeros(game.PACK_LEN, dtype=np.int64)
+    game.pack(a, ra)
+    game.pack(b, rb)
+    return np.array_equal(ra, rb) and game.key1(a) == game.key1(b) and game.key2(a) == game.key2(b)
+
+
+def _line_logp(game, st, pol, line):
+    """log-probability of ``line`` from ``st`` under policy ``pol`` (every move gen_moves
+    offers a candidate, as nrpa_adapt counts them)."""
+    moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
+    code = game.nrpa_code
+    total = 0.0
+    for m in line:
+        n = int(game.gen_moves(st, moves, 0))
+        w = [math.exp(pol[code(int(x))]) for x in moves[:n]]
+        total += math.log(math.exp(pol[code(m)]) / sum(w))
+        game.apply_move(st, m)
+    return total
+
+
+@pytest.mark.parametrize("name", ["grand-duchess", "bakers-dozen"])
+def test_adapting_to_a_line_makes_it_likelier(name):
+    game = get_game(name)
+    deck = seeded_deck(3, game.PACKS)
+    st0 = game.initial_state(deck, {})
+    w = NrpaWork(1, 3000, game.MAX_MOVES)
+    w.reset(1, 1, 7)
+    pol = w.pols[1]
+    pol[:] = np.random.default_rng(5).normal(0, 0.5, pol.size)
+    st = st0.copy()
+    length, score = game.nrpa_playout(st, w.seen, pol, w.moves, w.weights, w.seqs[0], w.ctx)
+    assert length > 10 and _same(game, st, st0)  # the playout gives the state back
+    line = [int(m) for m in w.seqs[0, :length]]
+    before = _line_logp(game, st0.copy(), pol, line)
+    game.nrpa_adapt(st, pol, w.seqs[0], length, w.moves, w.weights)
+    assert _same(game, st, st0)
+    after = _line_logp(game, st0.copy(), pol, line)
+    assert after > before + 1.0, (before, after)
+
+
+@pytest.mark.parametrize("name", ["grand-duchess", "bakers-dozen", "duchess"])
+def test_slices_do_not_change_the_search(name):
+    game = get_game(name)
+    variant = {"redeals": 2} if name == "grand-duchess" else {}
+    st = game.initial_state(seeded_deck(5, game.PACKS), variant)
+    whole = run_nrpa(game, st.copy(), 60_000, levels=2, iterations=5)
+    sliced = run_nrpa(game, st.copy(), 60_000, slice_nodes=97, levels=2, iterations=5)
+    other = run_nrpa(game, st.copy(), 60_000, levels=2, iterations=5, seed=1)
+    assert whole == sliced
+    assert other[1] != whole[1] or other[2] != whole[2]  # the seed picks the random stream
+
+
+def test_algorithm_nrpa_wins_replays_and_proves_only_dead_ends():
+    r = solve_deal("bakers-dozen", {}, seeded_deck(7), algorithm="nrpa", max_nodes=5_000_000, seconds=60)
+    assert r.result == "won" and r.moves  # solve_deal replayed it in the checker
+    # a deal whose dead-end test fires as dealt: lost, by that test (test_solver's deck)
+    from tests.test_solver import sorted_deck
+    from solver.cards import card
+
+    deck = sorted_deck()
+    i5h, ikh = deck.index(card(5, 2)), deck.index(card(13, 2))
+    deck[0], deck[i5h] = deck[i5h], deck[0]
+    deck[13], deck[ikh] = deck[ikh], deck[13]
+    r = solve_deal("bakers-dozen", {"kings_to_bottom": False}, deck, algorithm="nrpa", max_nodes=10**5, seconds=60)
+    assert r.result == "lost" and r.proof == "dead_end"
+    # a lost deal the dead-end test does not see (reduced: the complete DFS proves it):
+    # the budget runs out, unknown
+    # (Capricieuse, 4 ranks, 4 columns, no redeal: seed 4)
+    deck = seeded_deck(4, 2, ranks=4)
+    small = {"redeals": 0}
+    truth = solve_deal("capricieuse", small, deck, "dfs", max_nodes=10**6, ranks=4, columns=4)
+    assert truth.result == "lost" and truth.proof == "search"
+    r = solve_deal("capricieuse", small, deck, algorithm="nrpa", max_nodes=20_000, seconds=60, ranks=4, columns=4)
+    assert r.result == "unknown" and r.stop == "nodes" and r.nodes >= 20_000
+
+
+def test_memory_estimate_covers_the_arrays():
+    for name in REDUCED:
+        game = get_game(name)
+        w = NrpaWork(portfolio.NRPA_LEVELS, portfolio.MAX_DEPTH, game.MAX_MOVES)
+        held = portfolio.held_bytes(w)
+        assert held <= portfolio.Workspace.nrpa_bytes(game) <= 1.01 * held + 4096, name
+    assert POLICY_BITS >= 12
+
+
+def test_a_deal_with_no_move_ends_at_the_budget():
+    """Capricieuse with 4 ranks, 4 columns, no redeal, seed 6: nothing can move as dealt and
+    the dead-end test does not fire.  Every playout is empty; each must still count, or
+    the search would never end."""
+    name, variant = "capricieuse", {"redeals": 0}
+    game = get_game(name)
+    deck = [int(c) for c in seeded_deck(6, game.PACKS, ranks=4)]
+    st = game.initial_state(deck, variant, ranks=4, columns=4, **setup_kwargs(name, 6))
+    moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
+    assert game.gen_moves(st.copy(), moves, 0) == 0 and not game.is_won(st) and not game.is_dead(st.copy())
+    assert run_nrpa(game, st, 5000) == (UNKNOWN, [], 5000)
