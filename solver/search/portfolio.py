@@ -277,7 +277,8 @@ class Workspace:
     # ---- allocation
 
     def needs(self, game, algorithm: str, max_nodes: int, tt_mb: float):
-        """(table needed, store nodes needed, DFS arrays needed) beyond what is held."""
+        """(table needed, store nodes needed, engine arrays needed: the DFS's, or for
+        ``nrpa`` NRPA's) beyond what is held."""
         need_table = algorithm in ("dfs", "auto") and self.tt_mb != tt_mb
         # auto's best-first attempts grow the store as their budgets grow (grow_store)
         store_nodes = max_nodes if algorithm == "astar" else 0
