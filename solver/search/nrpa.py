@@ -69,8 +69,10 @@ class NrpaWork:
         self.ctx = np.zeros(CTX_LEN, dtype=np.int64)
 
     def reset(self, levels: int, iterations: int, seed: int) -> None:
+        if not 1 <= levels <= self.levels or iterations < 1:
+            raise ValueError(f"NRPA needs 1 to {self.levels} levels and N >= 1, not {levels} and {iterations}")
         self.ctx[:] = 0
-        self.ctx[NRPA_TOP] = min(levels, self.levels)
+        self.ctx[NRPA_TOP] = levels
         self.ctx[NRPA_ITERS] = iterations
         self.ctx[NRPA_RNG] = (seed * 0x2545F4914F6CDD1D) & 0x7FFFFFFFFFFFFFFF
         self.seen[:, 2] = 0
