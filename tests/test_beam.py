@@ -23,6 +23,8 @@ from solver.search.beam import CUT, LENGTH, LOST, RUNNING, UNKNOWN, WON, BeamWor
 from solver.search.table import new_table
 from solver.solve import solve_deal
 
+from reduced_deals import decided
+
 # game -> (ranks, columns, variants, wide): small enough that the complete DFS
 # finishes, and a breadth-first search too (a beam of ``wide``, never cut) except in
 # Duchess, whose tableau moves make layers of 10^5 states even with 16 cards (wide
@@ -59,30 +61,24 @@ def test_beam_agrees_with_the_complete_search(name):
     ranks, columns, variants, wide = REDUCED[name]
     game = get_game(name)
     tally = {"won": 0, "lost": 0, "narrow_unknown_on_won": 0, "wide_exact": 0}
-    for variant in variants:
-        for seed in SEEDS:
-            deck = [int(c) for c in seeded_deck(seed, game.PACKS, ranks=ranks)]
-            setup = setup_kwargs(name, seed)
-            truth = solve_deal(name, variant, deck, algorithm="dfs", max_nodes=3_000_000, seconds=60, ranks=ranks,
-                               columns=columns, shorten="none", **setup).result
-            assert truth != "unknown", (name, variant, seed)
-            tally[truth] += 1
-            for width in (1, 2) + ((wide,) if wide else ()):
-                st = game.initial_state(deck, variant, ranks=ranks, columns=columns, **setup)
-                status, raw, cut = run_beam(game, st, width)
-                if status == WON:
-                    assert truth == "won", (name, variant, seed, width)
-                    check = replay(name, variant, deck, lines(game, raw), ranks=ranks, columns=columns, **setup)
-                    assert check.won, (name, variant, seed, width, check.error)
-                elif status == LOST:
-                    assert truth == "lost" and not cut, (name, variant, seed, width)
-                else:
-                    assert status == UNKNOWN and cut, (name, variant, seed, width)
-                    if truth == "won":
-                        tally["narrow_unknown_on_won"] += 1
-                if width == wide and not cut:  # breadth-first, so exact
-                    assert status == (WON if truth == "won" else LOST), (name, variant, seed)
-                    tally["wide_exact"] += 1
+    for variant, seed, deck, setup, truth in decided(name, ranks, columns, variants, SEEDS):
+        tally[truth] += 1
+        for width in (1, 2) + ((wide,) if wide else ()):
+            st = game.initial_state(deck, variant, ranks=ranks, columns=columns, **setup)
+            status, raw, cut = run_beam(game, st, width)
+            if status == WON:
+                assert truth == "won", (name, variant, seed, width)
+                check = replay(name, variant, deck, lines(game, raw), ranks=ranks, columns=columns, **setup)
+                assert check.won, (name, variant, seed, width, check.error)
+            elif status == LOST:
+                assert truth == "lost" and not cut, (name, variant, seed, width)
+            else:
+                assert status == UNKNOWN and cut, (name, variant, seed, width)
+                if truth == "won":
+                    tally["narrow_unknown_on_won"] += 1
+            if width == wide and not cut:  # breadth-first, so exact
+                assert status == (WON if truth == "won" else LOST), (name, variant, seed)
+                tally["wide_exact"] += 1
     assert tally["won"] > 0, tally
     if wide:
         assert tally["wide_exact"] >= 0.9 * (tally["won"] + tally["lost"]), tally

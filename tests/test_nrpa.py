@@ -26,6 +26,8 @@ from solver.search import portfolio
 from solver.search.nrpa import LENGTH, NODES, RUNNING, UNKNOWN, WON, NrpaWork, POLICY_BITS
 from solver.solve import solve_deal
 
+from reduced_deals import decided
+
 # game -> (ranks, columns, variants): small enough for the complete DFS (as in test_beam)
 REDUCED = {
     "bakers-dozen": (4, 4, [{}, {"kings_to_bottom": False}]),
@@ -57,23 +59,17 @@ def test_nrpa_agrees_with_the_complete_search(name):
     ranks, columns, variants = REDUCED[name]
     game = get_game(name)
     tally = {"won": 0, "lost": 0, "nrpa_won": 0}
-    for variant in variants:
-        for seed in SEEDS:
-            deck = [int(c) for c in seeded_deck(seed, game.PACKS, ranks=ranks)]
-            setup = setup_kwargs(name, seed)
-            truth = solve_deal(name, variant, deck, algorithm="dfs", max_nodes=3_000_000, seconds=60, ranks=ranks,
-                               columns=columns, shorten="none", **setup).result
-            assert truth != "unknown", (name, variant, seed)
-            tally[truth] += 1
-            st = game.initial_state(deck, variant, ranks=ranks, columns=columns, **setup)
-            status, raw, _ = run_nrpa(game, st, 20_000)
-            if status == WON:
-                assert truth == "won", (name, variant, seed)
-                check = replay(name, variant, deck, lines(game, raw), ranks=ranks, columns=columns, **setup)
-                assert check.won, (name, variant, seed, check.error)
-                tally["nrpa_won"] += 1
-            else:
-                assert status == UNKNOWN, (name, variant, seed, status)
+    for variant, seed, deck, setup, truth in decided(name, ranks, columns, variants, SEEDS):
+        tally[truth] += 1
+        st = game.initial_state(deck, variant, ranks=ranks, columns=columns, **setup)
+        status, raw, _ = run_nrpa(game, st, 20_000)
+        if status == WON:
+            assert truth == "won", (name, variant, seed)
+            check = replay(name, variant, deck, lines(game, raw), ranks=ranks, columns=columns, **setup)
+            assert check.won, (name, variant, seed, check.error)
+            tally["nrpa_won"] += 1
+        else:
+            assert status == UNKNOWN, (name, variant, seed, status)
     assert tally["won"] > 0, tally
     assert tally["nrpa_won"] >= 0.8 * tally["won"], tally
     print(name, tally)

@@ -313,28 +313,25 @@ def test_slices_shrink_to_slow_nodes_and_grow_to_fast_ones():
 
     done = [0]
 
-    def slow(n):
-        time.sleep(0.02 * n)
-        done[0] += n
-        return 3
+    def nodes_costing(seconds):
+        def step(n):
+            time.sleep(seconds * n)
+            done[0] += n
+            return 3
+        return step
 
-    clock = portfolio.Clock(60)
-    sizes = []
-    for _ in range(3):
-        clock.run("dfs", slow, lambda: done[0])
-        sizes.append(clock.slices["dfs"])
-    assert sizes[0] <= 3 and max(sizes) <= 3  # 0.05 s / 0.02 s a node
+    def sizes(clock, engine, step, slices):
+        out = []
+        for _ in range(slices):
+            clock.run(engine, step, lambda: done[0])
+            out.append(clock.slices[engine])
+        return out
 
-    def free(n):
-        done[0] += n
-        return 3
-
+    slow = sizes(portfolio.Clock(60), "dfs", nodes_costing(0.02), 3)
+    assert max(slow) <= 3  # 0.05 s / 0.02 s a node
     fast = portfolio.Clock(60)
-    seen = []
-    for _ in range(6):
-        fast.run("astar", free, lambda: done[0])
-        seen.append(fast.slices["astar"])
-    assert seen[0] <= 8 * portfolio.FIRST_SLICE and seen[-1] == portfolio.SLICE
+    grown = sizes(fast, "astar", nodes_costing(0), 6)
+    assert grown[0] <= 8 * portfolio.FIRST_SLICE and grown[-1] == portfolio.SLICE
     assert "dfs" not in fast.slices  # each engine has its own size
 
 
