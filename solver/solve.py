@@ -5,7 +5,8 @@
                        stop=""|"nodes"|"time"|"depth"|"memory", proof=""|"dead_end"|"search")
 
 The algorithms (``auto``, ``dfs``, ``astar``) and the restart portfolio are described
-in solver/search/portfolio.py.  Every "won" is replayed by the independent checker
+in solver/search/portfolio.py; ``nrpa``, a rare-win search that proves nothing lost, in
+solver/search/nrpa.py.  Every "won" is replayed by the independent checker
 (solver.checker) before it is returned; a solution it rejects is a bug and raises.
 
 This module imports no numpy or numba until a deal is solved, so that the command
