@@ -33,6 +33,7 @@ from .table import table_insert, table_probe
 
 POLICY_BITS = 16  # policy entries: move codes are hashed into 2**16 weights
 ALPHA = 1.0  # the adaptation step (Rosin's)
+SEEN_BITS = 16  # slots of the table of a playout's states (a playout has at most MAX_DEPTH)
 
 # ctx slots (the template names them NRPA_*)
 NRPA_STARTED = 0
@@ -43,10 +44,8 @@ NRPA_RNG = 4  # the random stream's counter
 NRPA_LENGTH = 5  # of the solution, once WON
 NRPA_TOP = 6  # levels
 NRPA_ITERS = 7  # N: searches of level l-1 a level-l search runs
-NRPA_RESTARTS = 8
-NRPA_BEST = 9  # most cards home in any playout so far
-CTX_LEN = 10
-STARTED, LEVEL, NODES, PLAYOUTS, RNG, LENGTH, TOP, ITERS, RESTARTS, BEST = range(CTX_LEN)
+CTX_LEN = 8
+STARTED, LEVEL, NODES, PLAYOUTS, RNG, LENGTH, TOP, ITERS = range(CTX_LEN)
 NEG = -(1 << 40)  # the score of "no line yet"
 
 
@@ -54,7 +53,7 @@ class NrpaWork:
     """Preallocated arrays of NRPA searches of at most ``levels`` levels and lines of
     fewer than ``max_depth`` moves."""
 
-    def __init__(self, levels: int, max_depth: int, max_moves: int, table_bits: int = 16):
+    def __init__(self, levels: int, max_depth: int, max_moves: int, table_bits: int = SEEN_BITS):
         size = 1 << POLICY_BITS
         self.levels = levels
         self.pols = np.zeros((levels + 1, size), dtype=np.float64)  # pols[l]: level l's
@@ -174,13 +173,10 @@ def nrpa(st, max_nodes, slice_nodes, pols, seqs, lens, scores, iters, moves, wei
     n_iter = ctx[NRPA_ITERS]
     if ctx[NRPA_STARTED] == 0:
         ctx[NRPA_STARTED] = 1
-        ctx[NRPA_BEST] = NEG
         if is_won(st):
             ctx[NRPA_LENGTH] = 0
             return WON
-        pols[top, :] = 0.0
-        iters[top] = 0
-        scores[top] = NEG
+        iters[top] = n_iter  # as if a top-level search had just ended: the loop starts one
         ctx[NRPA_LEVEL] = top
     level = ctx[NRPA_LEVEL]
     stop = ctx[NRPA_NODES] + slice_nodes
@@ -196,8 +192,6 @@ def nrpa(st, max_nodes, slice_nodes, pols, seqs, lens, scores, iters, moves, wei
             length, score = nrpa_playout(st, seen, pols[1], moves, weights, seqs[0], ctx)
             lens[0] = length
             scores[0] = score
-            if score > ctx[NRPA_BEST]:
-                ctx[NRPA_BEST] = score
             if score == 1:
                 for d in range(length):
                     path[d] = seqs[0, d]
@@ -212,8 +206,8 @@ def nrpa(st, max_nodes, slice_nodes, pols, seqs, lens, scores, iters, moves, wei
                 scores[level] = NEG
             continue
         elif level == top:
-            # the top level is done: restart from a blank policy (the random stream goes on)
-            ctx[NRPA_RESTARTS] += 1
+            # a top-level search from a blank policy: the first one, or a restart after
+            # the last ended (the random stream goes on)
             pols[top, :] = 0.0
             iters[top] = 0
             scores[top] = NEG
@@ -235,5 +229,5 @@ TEMPLATES = (nrpa_code, nrpa_random, nrpa_playout, nrpa_adapt, nrpa)
 HELPERS = {"table_insert": table_insert, "table_probe": table_probe, "WON": WON, "UNKNOWN": UNKNOWN,
            "RUNNING": RUNNING, "NRPA_STARTED": NRPA_STARTED, "NRPA_LEVEL": NRPA_LEVEL, "NRPA_NODES": NRPA_NODES,
            "NRPA_PLAYOUTS": NRPA_PLAYOUTS, "NRPA_RNG": NRPA_RNG, "NRPA_LENGTH": NRPA_LENGTH, "NRPA_TOP": NRPA_TOP,
-           "NRPA_ITERS": NRPA_ITERS, "NRPA_RESTARTS": NRPA_RESTARTS, "NRPA_BEST": NRPA_BEST, "NEG": NEG,
+           "NRPA_ITERS": NRPA_ITERS, "NEG": NEG,
            "POLICY_BITS": POLICY_BITS, "ALPHA": ALPHA}

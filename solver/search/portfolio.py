@@ -290,7 +290,7 @@ class Workspace:
     @staticmethod
     def nrpa_bytes(game) -> int:
         return ((NRPA_LEVELS + 1) * ((1 << nrpa_engine.POLICY_BITS) * 8 + MAX_DEPTH * 8 + 32)
-                + game.MAX_MOVES * 16 + (1 << 16) * 24 + MAX_DEPTH * 8 + 8 * nrpa_engine.CTX_LEN)
+                + game.MAX_MOVES * 16 + (1 << nrpa_engine.SEEN_BITS) * 24 + MAX_DEPTH * 8 + 8 * nrpa_engine.CTX_LEN)
 
     def check(self, game, algorithm: str, max_nodes: int, tt_mb: float, copies: int = 1) -> tuple:
         """PatienceError unless what ``prepare`` would allocate fits (see solver.memory)."""
@@ -511,10 +511,7 @@ def beam_attempt(ws: Workspace, game, st, width: int, budget: int, clock: Clock)
 
 def nrpa_attempt(ws: Workspace, game, st, budget: int, clock: Clock, seed: int = 0) -> Attempt:
     """NRPA searches (NRPA_LEVELS, NRPA_ITERATIONS, restarted until the budget) playing at
-    most ``budget`` moves in all; WON or UNKNOWN (it proves nothing), or LOST when the
-    game's dead-end test holds for ``st``."""
-    if game.is_dead(st):  # the game's dead-end test: the one proof open to it
-        return Attempt(LOST, 0, [])
+    most ``budget`` moves in all; WON or UNKNOWN (it proves nothing)."""
     w = ws.nrpa
     w.reset(NRPA_LEVELS, NRPA_ITERATIONS, seed)
     status = RUNNING
@@ -668,7 +665,8 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
         a = best_first_attempt(ws, game, st0.copy(), max_nodes, clock, greedy=0)
         status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
     elif algorithm == "nrpa":
-        a = nrpa_attempt(ws, game, st0.copy(), max_nodes, clock)
+        # the root's dead-end test, run above, is the one proof open to it
+        a = Attempt(LOST, 0, []) if dead_end else nrpa_attempt(ws, game, st0.copy(), max_nodes, clock)
         status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
     else:
         status, nodes, raw, stop = run_portfolio(ws, game, st0, max_nodes, clock, best_first=algorithm == "auto")
