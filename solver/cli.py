@@ -132,7 +132,8 @@ def _add_deck_source(p) -> None:
 
 def _add_solver(p) -> None:
     p.add_argument("--algorithm", choices=ALGORITHMS, default="auto",
-                   help="auto: DFS and best-first restarts (default); dfs: DFS restarts only; astar: exact A*, shortest "
+                   help="auto: DFS and best-first restarts, then beams and (Grand Duchess, Parisienne) NRPA too "
+                        "(default); dfs: DFS restarts only; astar: exact A*, shortest "
                         "solution; nrpa: nested rollout policy adaptation, finds wins the others miss in the redeal "
                         "variants but proves nothing lost (nodes: moves played)")
     p.add_argument("--max-nodes", type=pos_int, help=f"node budget per deal (default {MAX_NODES}; astar: nodes stored)")

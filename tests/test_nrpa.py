@@ -174,3 +174,30 @@ def test_a_deal_with_no_move_ends_at_the_budget():
     moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
     assert game.gen_moves(st.copy(), moves, 0) == 0 and not game.is_won(st) and not game.is_dead(st.copy())
     assert run_nrpa(game, st, 5000) == (UNKNOWN, [], 5000)
+
+
+def test_auto_runs_nrpa_in_the_games_that_ask_for_it(monkeypatch):
+    """Grand Duchess with foundation transfers, seed 197: the depth-first, best-first and
+    beam orders of ``auto`` leave it unknown at 100,000 nodes (as they did the published
+    row at 300,000), while auto's NRPA attempts (AUTO_NRPA) win it; the win is replayed
+    by the checker (solve_deal).  Node-limited runs are repeatable, and NRPA's moves are
+    charged to the node budget."""
+    variant, deck = {"foundation_transfer": True}, seeded_deck(197, 2)
+    gd = get_game("grand-duchess")
+    assert gd.AUTO_NRPA and get_game("parisienne").AUTO_NRPA
+    with_nrpa = [solve_deal("grand-duchess", variant, deck, "auto", max_nodes=100_000, seconds=600) for _ in range(2)]
+    assert with_nrpa[0].result == "won" and with_nrpa[0].nodes <= 100_000
+    assert [(r.result, r.nodes, r.moves) for r in with_nrpa[1:]] == [(r.result, r.nodes, r.moves) for r in with_nrpa[:1]]
+    monkeypatch.setattr(gd, "AUTO_NRPA", False)
+    r = solve_deal("grand-duchess", variant, deck, "auto", max_nodes=100_000, seconds=600)
+    assert r.result == "unknown" and r.stop == "nodes" and r.nodes >= 100_000
+
+
+def test_auto_allocates_nrpa_only_where_it_runs():
+    ws = portfolio.Workspace()
+    for name in ("bakers-dozen", "duchess", "capricieuse", "russian-patience"):
+        assert not getattr(get_game(name), "AUTO_NRPA", False)
+        assert not ws.needs(get_game(name), "auto", 10**5, 64)[3], name
+    for name in ("grand-duchess", "parisienne"):
+        assert ws.needs(get_game(name), "auto", 10**5, 64)[3], name
+        assert not ws.needs(get_game(name), "dfs", 10**5, 64)[3], name

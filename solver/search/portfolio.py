@@ -32,7 +32,11 @@
   depth-first order ranks low (issue 19: Grand Duchess seeds 235, 317 and 373, and
   seven Baker's Dozen seeds that Freecell Solver wins and the DFS portfolio left
   unknown, fall to widths of 100 to 10,000).  The price: a lost deal past
-  BEAM_AFTER nodes needs half again as many nodes for its proof.
+  BEAM_AFTER nodes needs half again as many nodes for its proof.  In a game that
+  sets ``AUTO_NRPA``, once a deal has cost NRPA_AFTER nodes, NRPA attempts
+  (solver.search.nrpa) join too, each twice as long as the one before, in their own
+  random streams, their moves charged NRPA_MOVES_PER_NODE to a node and kept to as
+  many nodes as the other schedules together: like a beam they prove nothing lost.
 
 A game that sets ``SPLIT_FIRST_MOVE`` gets one such portfolio per first move, run
 side by side.
@@ -90,6 +94,11 @@ BEAM_MAX_WIDTH = 30_000
 BEAM_LAYERS = 1000  # the beam's record holds width x BEAM_LAYERS nodes (a solution's moves)
 NRPA_LEVELS = 2  # --algorithm nrpa: levels of each search, and N, the searches of
 NRPA_ITERATIONS = 100  # level l-1 a level-l search runs (Rosin's N; 10,000 playouts a search)
+# auto's NRPA attempts, in games that set AUTO_NRPA (the redeal games, where a move
+# costs a DFS node's time 30 to 60 times over: its dead-end tests look through a redeal)
+NRPA_AFTER = 20_000  # nodes a deal costs the other schedules before they start
+NRPA_FIRST = 1_000_000  # moves of the first; each next one plays twice as many
+NRPA_MOVES_PER_NODE = 32  # moves charged as one node of the deal's budget
 
 
 # ------------------------------------------------------------------ numba's cache
@@ -277,15 +286,16 @@ class Workspace:
     # ---- allocation
 
     def needs(self, game, algorithm: str, max_nodes: int, tt_mb: float):
-        """(table needed, store nodes needed, engine arrays needed: the DFS's, or for
-        ``nrpa`` NRPA's) beyond what is held."""
+        """(table needed, store nodes needed, DFS arrays needed, NRPA arrays needed)
+        beyond what is held: ``nrpa``'s, and auto's in a game that sets AUTO_NRPA."""
         need_table = algorithm in ("dfs", "auto") and self.tt_mb != tt_mb
         # auto's best-first attempts grow the store as their budgets grow (grow_store)
         store_nodes = max_nodes if algorithm == "astar" else 0
         need_store = store_nodes > 0 and not self.has_store(game, store_nodes)
         need_dfs = algorithm in ("dfs", "auto") and game.NAME not in self.dfs_work
-        need_dfs = need_dfs or (algorithm == "nrpa" and (self.nrpa is None or self.nrpa.moves.size < game.MAX_MOVES))
-        return need_table, (store_nodes if need_store else 0), need_dfs
+        uses_nrpa = algorithm == "nrpa" or (algorithm == "auto" and getattr(game, "AUTO_NRPA", False))
+        need_nrpa = uses_nrpa and (self.nrpa is None or self.nrpa.moves.size < game.MAX_MOVES)
+        return need_table, (store_nodes if need_store else 0), need_dfs, need_nrpa
 
     @staticmethod
     def nrpa_bytes(game) -> int:
@@ -294,16 +304,15 @@ class Workspace:
 
     def check(self, game, algorithm: str, max_nodes: int, tt_mb: float, copies: int = 1) -> tuple:
         """PatienceError unless what ``prepare`` would allocate fits (see solver.memory)."""
-        need_table, store_nodes, need_dfs = self.needs(game, algorithm, max_nodes, tt_mb)
+        need_table, store_nodes, need_dfs, need_nrpa = self.needs(game, algorithm, max_nodes, tt_mb)
         dfs_bytes = MAX_DEPTH * (game.MAX_MOVES + 4) * 8 if need_dfs else 0
-        if algorithm == "nrpa":  # its arrays stand in for the DFS's
-            dfs_bytes = self.nrpa_bytes(game) if need_dfs else 0
+        dfs_bytes += self.nrpa_bytes(game) if need_nrpa else 0
         table_held = memory.table_bytes(self.tt_mb) if need_table and self.table is not None else 0
         store_held = self._store_held() if store_nodes else 0
         what = f"with --algorithm {algorithm} "
         memory.check(tt_mb if need_table else None, table_held, self.store_bytes(game), store_nodes, store_held,
                      other=dfs_bytes, what=what, copies=copies)
-        return need_table, store_nodes, need_dfs
+        return need_table, store_nodes, need_dfs, need_nrpa
 
     def has_store(self, game, capacity: int) -> bool:
         return self.store is not None and self.store_game == game.NAME and self.store.capacity >= capacity
@@ -353,7 +362,7 @@ class Workspace:
         memory before the clock."""
         if not any(self.needs(game, algorithm, max_nodes, tt_mb)):
             return
-        need_table, store_nodes, need_dfs = self.check(game, algorithm, max_nodes, tt_mb)
+        need_table, store_nodes, need_dfs, need_nrpa = self.check(game, algorithm, max_nodes, tt_mb)
         if need_table:
             self.table, self.tt_mb = None, None  # freed before the new one is made
             table = new_table(tt_mb)
@@ -363,10 +372,10 @@ class Workspace:
             self.store = None
             self.store = AStarWork(store_nodes, game.PACK_LEN, game.MAX_MOVES, _store_depth(store_nodes))
             self.store_game = game.NAME
-        if need_dfs and algorithm == "nrpa":
+        if need_nrpa:
             self.nrpa = None
             self.nrpa = NrpaWork(NRPA_LEVELS, MAX_DEPTH, game.MAX_MOVES)
-        elif need_dfs:
+        if need_dfs:
             work = DfsWork(MAX_DEPTH, game.MAX_MOVES)
             work.moves.fill(0)  # its pages too (a few MB)
             self.dfs_work[game.NAME] = work
@@ -512,6 +521,9 @@ def beam_attempt(ws: Workspace, game, st, width: int, budget: int, clock: Clock)
 def nrpa_attempt(ws: Workspace, game, st, budget: int, clock: Clock, seed: int = 0) -> Attempt:
     """NRPA searches (NRPA_LEVELS, NRPA_ITERATIONS, restarted until the budget) playing at
     most ``budget`` moves in all; WON or UNKNOWN (it proves nothing)."""
+    if (game.NAME, "nrpa") not in ws.warm:
+        with clock.paused():  # auto's first NRPA attempt: the engine loads now
+            ws.load(game, st, "nrpa")
     w = ws.nrpa
     w.reset(NRPA_LEVELS, NRPA_ITERATIONS, seed)
     status = RUNNING
@@ -556,15 +568,26 @@ class Restarts:
         self.beams = 0  # beam attempts made (auto only)
         self.beam_nodes = 0
         self.beam_off = False  # set when not even the narrowest beam fits in memory
+        self.nrpas = 0  # NRPA attempts made (auto, in a game that sets AUTO_NRPA)
+        self.nrpa_nodes = 0  # their moves, charged NRPA_MOVES_PER_NODE to a node
 
     @property
     def nodes(self):
-        return self.long_nodes + self.short_nodes + self.beam_nodes
+        return self.long_nodes + self.short_nodes + self.beam_nodes + self.nrpa_nodes
 
     def step(self, max_budget, clock) -> Attempt:
         game = self.game
         st = self.st0.copy()
         others = self.long_nodes + self.short_nodes
+        if (self.best_first and getattr(game, "AUTO_NRPA", False) and others >= NRPA_AFTER
+                and self.nrpa_nodes < others + self.beam_nodes):
+            # NRPA, as many nodes as the others together, each attempt twice as long
+            budget = min(NRPA_FIRST << min(self.nrpas, 20), max_budget * NRPA_MOVES_PER_NODE)
+            a = nrpa_attempt(self.ws, game, st, budget, clock, seed=self.nrpas)
+            self.nrpas += 1
+            a.nodes = -(-a.nodes // NRPA_MOVES_PER_NODE)
+            self.nrpa_nodes += a.nodes
+            return a
         if self.best_first and not self.beam_off and others >= BEAM_AFTER and 2 * self.beam_nodes < others:
             # a beam, each three times wider up to the widest, in the next profile's order
             width = min(BEAM_MAX_WIDTH, BEAM_WIDTH * 3 ** min(self.beams, 12))
