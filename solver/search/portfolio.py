@@ -94,8 +94,8 @@ BEAM_MAX_WIDTH = 30_000
 BEAM_LAYERS = 1000  # the beam's record holds width x BEAM_LAYERS nodes (a solution's moves)
 NRPA_LEVELS = 2  # --algorithm nrpa: levels of each search, and N, the searches of
 NRPA_ITERATIONS = 100  # level l-1 a level-l search runs (Rosin's N; 10,000 playouts a search)
-# auto's NRPA attempts, in games that set AUTO_NRPA (the redeal games, where a move
-# costs a DFS node's time 30 to 60 times over: its dead-end tests look through a redeal)
+# auto's NRPA attempts, in games that set AUTO_NRPA (the redeal games, where a DFS node
+# costs a playout move's time 30 to 60 times over: its dead-end tests look through a redeal)
 NRPA_AFTER = 20_000  # nodes a deal costs the other schedules before they start
 NRPA_FIRST = 1_000_000  # moves of the first; each next one plays twice as many
 NRPA_MOVES_PER_NODE = 32  # moves charged as one node of the deal's budget
