@@ -445,6 +445,13 @@ class Attempt:
     floor: int = 0
 
 
+def _loaded(ws: Workspace, game, st, engine: str, clock: Clock) -> None:
+    """Load ``engine`` the first time one of auto's attempts needs it, off the clock."""
+    if (game.NAME, engine) not in ws.warm:
+        with clock.paused():
+            ws.load(game, st, engine)
+
+
 def dfs_attempt(ws: Workspace, game, st, budget: int, clock: Clock) -> Attempt:
     """One DFS run of at most ``budget`` nodes."""
     work = ws.dfs_work[game.NAME]
@@ -470,9 +477,7 @@ def dfs_attempt(ws: Workspace, game, st, budget: int, clock: Clock) -> Attempt:
 
 def best_first_attempt(ws: Workspace, game, st, capacity: int, clock: Clock, greedy: int) -> Attempt:
     """One A* (greedy=0) or best-first (greedy=k>0) run over at most ``capacity`` stored nodes."""
-    if (game.NAME, "astar") not in ws.warm:
-        with clock.paused():  # auto's first best-first attempt: the engine loads now
-            ws.load(game, st, "astar")
+    _loaded(ws, game, st, "astar", clock)
     if not ws.has_store(game, capacity):
         with clock.paused():  # auto's store grows with its attempts' budgets
             if not ws.grow_store(game, capacity):
@@ -496,9 +501,7 @@ def best_first_attempt(ws: Workspace, game, st, capacity: int, clock: Clock, gre
 def beam_attempt(ws: Workspace, game, st, width: int, budget: int, clock: Clock) -> Attempt:
     """One beam search of ``width`` (narrower if memory is short) and at most
     ``budget`` scored children; UNKNOWN "no memory" if not even BEAM_WIDTH fits."""
-    if (game.NAME, "beam") not in ws.warm:
-        with clock.paused():
-            ws.load(game, st, "beam")
+    _loaded(ws, game, st, "beam", clock)
     with clock.paused():
         while not ws.grow_beam(game, width):
             if width <= BEAM_WIDTH:
@@ -521,9 +524,7 @@ def beam_attempt(ws: Workspace, game, st, width: int, budget: int, clock: Clock)
 def nrpa_attempt(ws: Workspace, game, st, budget: int, clock: Clock, seed: int = 0) -> Attempt:
     """NRPA searches (NRPA_LEVELS, NRPA_ITERATIONS, restarted until the budget) playing at
     most ``budget`` moves in all; WON or UNKNOWN (it proves nothing)."""
-    if (game.NAME, "nrpa") not in ws.warm:
-        with clock.paused():  # auto's first NRPA attempt: the engine loads now
-            ws.load(game, st, "nrpa")
+    _loaded(ws, game, st, "nrpa", clock)
     w = ws.nrpa
     w.reset(NRPA_LEVELS, NRPA_ITERATIONS, seed)
     status = RUNNING
