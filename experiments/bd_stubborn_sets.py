@@ -36,10 +36,15 @@ a state here); it was not taken into the kernels.
 
 import argparse
 import random
+import sys
 from collections import defaultdict
+from pathlib import Path
 
 from solver.deals import seeded_deck
 from solver.games.bakers_dozen import layout_columns
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench import seed_range  # noqa: E402
 
 NONE, HOME, BOT, FND = -1, -2, -3, -4
 
@@ -237,10 +242,8 @@ def search(g, use_sss, limit=2_000_000):
 
 
 def seed_list(text):
-    if ".." in text:
-        a, b = text.split("..")
-        return list(range(int(a), int(b) + 1))
-    return [int(s) for s in text.split(",")]
+    """Comma-separated seeds or ranges A..B (bench.seed_range each)."""
+    return [s for part in text.split(",") for s in seed_range(part)]
 
 
 def main():
@@ -248,12 +251,12 @@ def main():
     ap.add_argument("--ranks", type=int, default=13)
     ap.add_argument("--columns", type=int, default=13)
     ap.add_argument("--kings-to-bottom", action="store_true", help="the standard king rule (default: without)")
-    ap.add_argument("--seeds", default="1..5")
+    ap.add_argument("--seeds", type=seed_list, default="1..5", help="e.g. 1..5 or 3,16,74")
     ap.add_argument("--walks", type=int, default=0, help="random walks per deal instead of complete searches")
     a = ap.parse_args()
     if a.walks:
         legal = kept = 0
-        for seed in seed_list(a.seeds):
+        for seed in a.seeds:
             g = Game([int(c) for c in seeded_deck(seed, 1, ranks=a.ranks)], a.ranks, a.columns, a.kings_to_bottom)
             rng = random.Random(seed)
             for _ in range(a.walks):
@@ -268,7 +271,7 @@ def main():
         print(f"stubborn sets keep {kept} of {legal} legal moves ({kept / max(legal, 1):.0%})")
         return
     tot = [0, 0]
-    for seed in seed_list(a.seeds):
+    for seed in a.seeds:
         g = Game([int(c) for c in seeded_deck(seed, 1, ranks=a.ranks)], a.ranks, a.columns, a.kings_to_bottom)
         r0, n0 = search(g, False)
         r1, n1 = search(g, True)
