@@ -86,6 +86,11 @@ SLICE = 20_000  # at most this many nodes between looks at the clock
 # end gets redeal_dead), so slices are sized from the rate each engine has shown
 SLICE_SECONDS = 0.05
 FIRST_SLICE = 16  # nodes of an engine's first slice in a deal's search
+# a slice is at most this many times the one before: the rate a slice shows does not
+# foretell the next one's (Grand Duchess redeals=1: 16 round-one nodes take microseconds,
+# the stock-out states after them 20 to 40 ms each), so a slice may overrun the clock by
+# up to GROWTH times the nodes that ran within it; 8 let a 1 s budget run 5 s
+GROWTH = 2
 SHORT_BUDGET = 1000  # nodes of the shortest attempts of the Luby schedule (0: none)
 SHORT_PROFILES = 10_000  # its attempts' profile numbers start here (noisy orders)
 BEAM_AFTER = 200_000  # nodes a deal costs before auto's beam attempts start (below it, restarts win more)
@@ -184,8 +189,8 @@ class Clock:
     def run(self, engine: str, step, done) -> int:
         """Call ``step(n)`` (one slice of at most n more nodes; returns the engine's
         status) and size ``engine``'s next slice from how fast this one went:
-        ``done()`` reads the engine's node counter.  The size grows at most 8-fold a
-        slice, from FIRST_SLICE, up to SLICE."""
+        ``done()`` reads the engine's node counter.  The size grows at most GROWTH-fold
+        a slice, from FIRST_SLICE, up to SLICE."""
         n = self.slices.get(engine, FIRST_SLICE)
         before = done()
         t = time.perf_counter()
@@ -194,7 +199,7 @@ class Clock:
         ran = done() - before
         if ran > 0:
             fit = int(ran * SLICE_SECONDS / spent) if spent > 0 else SLICE
-            self.slices[engine] = max(1, min(SLICE, 8 * n, fit))
+            self.slices[engine] = max(1, min(SLICE, GROWTH * n, fit))
         return status
 
     def elapsed(self) -> float:
