@@ -344,68 +344,68 @@ def is_dead(st):
     card leaves its place and goes home in an order that derives these facts, so
     a card with home(x) false proves the state lost.  With empty columns playable
     a card may always go to a space, so the test only uses the foundation part.
+
+    Computed by frontiers: the facts only grow, and in a column the free cards are
+    a run from the top, so each column keeps how many of its top cards are free
+    (the card below them is clear), and each suit how far its run of clear cards
+    from the foundation reaches (home(x) is x within that run).  A pass looks only
+    at the card below each column's free run; passes repeat until none moves (the
+    same least fixed point as re-deriving every fact each pass, several times
+    faster).  The state is lost iff some suit's run stops short of its top card.
     """
     ncols = st[NCOLS]
     nranks = st[NRANKS]
     empty_rule = st[EMPTY]
     colof = st[S0:S0 + 52]
     posof = st[S0 + 52:S0 + 104]
-    clear = st[S0 + 104:S0 + 156]
-    free = st[S0 + 156:S0 + 208]
-    home = st[S0 + 208:S0 + 260]
+    nfree = st[S0 + 104:S0 + 104 + MAXC]  # per column: its top cards known free
+    reach = st[S0 + 156:S0 + 160]  # per suit: highest rank (0-based) home, F - 1 if none
     colof[:] = -1
-    posof[:] = -1
-    clear[:] = 0
-    free[:] = 0
-    home[:] = 0
     for col in range(ncols):
         base = C0 + col * CAP
+        nfree[col] = 0
         for p in range(st[H0 + col]):
             c = st[base + p]
             colof[c] = col
             posof[c] = p
+    for s in range(4):
+        reach[s] = st[F0 + s] - 1
+    every_free = empty_rule == 1
     changed = True
     while changed:
         changed = False
         for col in range(ncols):
+            h = st[H0 + col]
             base = C0 + col * CAP
-            above_free = True
-            for p in range(st[H0 + col] - 1, -1, -1):
-                c = st[base + p]
-                if not above_free:
-                    break
-                if clear[c] == 0:
-                    clear[c] = 1
-                    changed = True
+            while nfree[col] < h:
+                p = h - 1 - nfree[col]
+                c = st[base + p]  # clear: every card above it is free
                 s = c // 13
                 r = c % 13  # 0-based
-                if home[c] == 0:
-                    if st[F0 + s] == r or home[c - 1] != 0:
-                        home[c] = 1
-                        changed = True
-                if free[c] == 0:
-                    ok = home[c] != 0
-                    if not ok:
-                        if empty_rule == 1 or (empty_rule == 2 and r + 1 == nranks):
-                            ok = True
-                        elif r + 1 < nranks:
-                            for t_s in range(4):
-                                t = t_s * 13 + r + 1
-                                if colof[t] < 0 or clear[t] == 0:
-                                    continue
-                                if colof[t] == col and posof[t] < p:
-                                    continue
-                                ok = True
-                                break
-                    if ok:
-                        free[c] = 1
-                        changed = True
-                above_free = free[c] != 0
-    for col in range(ncols):
-        base = C0 + col * CAP
-        for p in range(st[H0 + col]):
-            if home[st[base + p]] == 0:
-                return True
+                # extend the suit's run of clear cards (c may be the next one)
+                while reach[s] + 1 < nranks:
+                    n = s * 13 + reach[s] + 1
+                    nc = colof[n]
+                    if nc < 0 or posof[n] < st[H0 + nc] - 1 - nfree[nc]:
+                        break
+                    reach[s] += 1
+                ok = r <= reach[s] or every_free or (empty_rule == 2 and r + 1 == nranks)
+                if not ok and r + 1 < nranks:
+                    for t_s in range(4):
+                        t = t_s * 13 + r + 1
+                        tc = colof[t]
+                        # (one beneath c in its column is not clear while c is not free)
+                        if tc < 0 or posof[t] < st[H0 + tc] - 1 - nfree[tc]:
+                            continue  # on a foundation, or not clear
+                        ok = True
+                        break
+                if not ok:
+                    break
+                nfree[col] += 1
+                changed = True
+    for s in range(4):
+        if st[F0 + s] < nranks and reach[s] < nranks - 1:
+            return True
     return False
 
 
