@@ -9,11 +9,6 @@ pruning only drops or forces moves without lengthening any solution).  LOST mean
 the open list ran dry: every reachable state was expanded.  UNKNOWN means the node
 store (``capacity`` nodes) or the time ran out; exact A* then still leaves a
 proven lower bound on the shortest solution in ctx[ASTAR_FLOOR] (see there).
-The dead-end test (``is_dead``) is made when a node is popped, not when it is
-stored: most nodes a weighted search stores are never popped, and the test is a
-costly kernel (Baker's Dozen: about 4 us a state, score 1.6 us); a dead node popped
-is dropped unexpanded.  It halved the time of the weighted A* that shortens Baker's
-Dozen wins (seeds 1,001..1,300: 16.5 s to 8.4 s, the same 269 finished).
 Like the DFS it is resumable and a template that ``solver.search.specialise``
 compiles per game; the game also supplies ``lower_bound``, ``pack`` and ``unpack``.
 """
@@ -116,8 +111,7 @@ ASTAR_CAPACITY = 6  # nodes this search may store (at most the store's size)
 # g = i.  Then s_i is stored at g = i and open: the root is pushed at g = 0, and
 # s_{i-1} was expanded at g = i - 1, which stored s_i (or a state of the same key,
 # equal up to column order: the same distance and bound) at g <= i unless it was
-# already, so at g = i, s_i's distance; it is no dead end (popped, it is expanded),
-# and not won before s_n.
+# already, so at g = i, s_i's distance; it is no dead end, and not won before s_n.
 # Its heap entry has f = i + h(s_i) <= n (h admissible), so the heap's top, and so
 # every entry popped (stale ones too: each was the top when popped), has f <= n.
 # A consistent h also makes the popped f nondecreasing: the bound is the f of the
@@ -199,9 +193,7 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
             if exact:
                 ctx[ASTAR_FLOOR] = length
             return WON
-        expanded += 1  # a dead node counts too, as in the DFS: its test costs as much
-        if is_dead(st):
-            continue
+        expanded += 1
         n = gen_moves(st, moves, 0)
         gc = g[idx] + 1
         for i in range(n):
@@ -220,7 +212,11 @@ def astar(st, slice_nodes, rows, g, parent, via, k1s, k2s, closed, slots,
                         closed[j] = True  # superseded by a shorter path
                     break
                 s = (s + 1) & tmask
-            if not skip:
+            # dead children are never stored: testing them when popped instead (issue 19)
+            # saved a third of the quick shortening's A* time but filled the store with
+            # dead nodes, so store-bound runs finished less often (Baker's Dozen seed 80's
+            # full shortening: 154 moves against 118)
+            if not skip and not is_dead(st):
                 if used == cap:
                     ctx[ASTAR_FLOOR] = floor
                     ctx[ASTAR_EXPANDED] = expanded
