@@ -1,9 +1,11 @@
 """Game-agnostic beam search over a game's numba kernels: a rare-win finder.
 
 Layer by layer from the root, every state of the layer is expanded; its children
-not seen before in this search and not proven dead (``is_dead``) are ranked by
-the game's move-ordering ``score`` (lower first), and the best ``width`` of them
-form the next layer.  A depth-first search commits to its first choices and
+not seen before in this search are ranked by the game's move-ordering ``score``
+(lower first), and the best ``width`` of them not proven dead (``is_dead``) form
+the next layer.  The dead-end test is made in rank order while the layer is filled,
+not on every child: it is the costliest kernel of most games, and a layer keeps a
+few of the children it ranks.  A depth-first search commits to its first choices and
 backtracks only near the leaves; a beam keeps ``width`` lines abreast, so it can
 find wins whose first moves the depth-first order ranks low (issue 19: the
 "streamliner" of the literature).
@@ -153,7 +155,7 @@ def beam(st, table, gen, slice_layers, rows, parent, via, cscore, cparent, cmove
                         return WON
                     if nc == cscore.shape[0]:
                         ctx[BEAM_CUT] = 1  # more children than the arrays hold: dropped
-                    elif not is_dead(st):
+                    else:
                         cscore[nc] = score(st)
                         cparent[nc] = idx
                         cmove[nc] = m
@@ -162,12 +164,14 @@ def beam(st, table, gen, slice_layers, rows, parent, via, cscore, cparent, cmove
         order = np.argsort(cscore[:nc], kind="mergesort")  # stable: ties keep generation order
         used = hi
         for j in range(nc):
-            if used - hi == width:
-                ctx[BEAM_CUT] = 1
-                break
             c = order[j]
             beam_load(st, rows, cparent[c], row)
             apply_move(st, cmove[c])
+            if is_dead(st):
+                continue
+            if used - hi == width:
+                ctx[BEAM_CUT] = 1  # a live child left out
+                break
             if table_insert(table, key1(st), key2(st), gen):
                 continue  # the same state reached twice in this layer
             if used == cap:
