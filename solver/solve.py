@@ -144,9 +144,10 @@ def _lines(game, raw) -> list[str]:
 SHORTEN = ("none", "quick", "full")
 SHORTEN_SECONDS = 1.0  # for cutting loops and detours
 # (10 x weight, stored nodes) of the weighted A* runs.  Quick: w = 2.5 rather than 3
-# (issue 19, Baker's Dozen, 50,000 nodes, same time): seeds 1..300 median 78 moves
-# against 79, 264 runs finished against 261; seeds 1,001..1,300 78 against 79, mean
-# 84.2 against 86.3.  w = 2 finishes fewer (245) for no shorter mean.
+# (issue 19, Baker's Dozen, 50,000 nodes, the same time): median line 78 moves against
+# 80 on seeds 1..300 (266 runs finished against 265, mean 86.3 against 86.0) and 78
+# against 79 on seeds 1,001..1,300 (275 against 269, mean 83.2 against 85.6); w = 2
+# finishes fewer (247, 257) in more time.
 QUICK = ((25, 50_000),)
 FULL = ((30, 200_000), (20, 200_000), (15, 200_000))
 TAIL_NODES = 100_000  # stored nodes of each exact A* run on the line's end

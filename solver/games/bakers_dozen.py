@@ -350,8 +350,8 @@ def is_dead(st):
     (the card below them is clear), and each suit how far its run of clear cards
     from the foundation reaches (home(x) is x within that run).  A pass looks only
     at the card below each column's free run; passes repeat until none moves (the
-    same least fixed point as re-deriving every fact each pass, several times
-    faster).  The state is lost iff some suit's run stops short of its top card.
+    same least fixed point as re-deriving every fact each pass, at about half the
+    cost: 2.3 against 4.1 us a state).  The state is lost iff some suit's run stops short of its top card.
     """
     ncols = st[NCOLS]
     nranks = st[NRANKS]
