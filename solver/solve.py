@@ -160,6 +160,12 @@ QUICK_SECONDS, FULL_SECONDS = 2.0, 5.0  # at most for all the A* runs of one win
 # nodes); from the states along its line they finish far back: 118 moves, in 2.4 s.
 LONG_TAIL = (30, 200_000)
 LONG_SECONDS = 5.0
+# "quick" does the same, smaller, in the games that set SHORTEN_ASTAR.  Issue 19, Baker's
+# Dozen seeds 1..1000: 52 of the 992 quick lines were over twice the deal's lower bound
+# (up to 496 moves); with QUICK_LONG_TAIL and at most 1 s a deal, 12 (up to 212), for
+# about 0.5 s on each of those 52 deals (200,000 nodes and 2 s: 8, twice the time).
+QUICK_LONG_TAIL = (30, 50_000)
+QUICK_LONG_SECONDS = 1.0
 
 
 def _shorter(game, st0, raw, how, portfolio):
@@ -167,7 +173,8 @@ def _shorter(game, st0, raw, how, portfolio):
     (each at most w times the shortest line when it finishes), with its loops and
     detours cut ("quick": only the shortest line is cut); for "full", its end then
     re-solved exactly, and, if it is still over twice the deal's lower bound, by
-    weighted A* (LONG_TAIL) as far back as that finishes."""
+    weighted A* (LONG_TAIL) as far back as that finishes; "quick" likewise with
+    QUICK_LONG_TAIL where the game uses A* at all (SHORTEN_ASTAR)."""
     from .search.dfs import WON
     from .search.shorten import resolve_tail, shorten
 
@@ -198,10 +205,11 @@ def _shorter(game, st0, raw, how, portfolio):
     best = min((shorten(game, st0, line, depth=depth, seconds=SHORTEN_SECONDS) for line in lines), key=len)
     if how == "full":
         best = resolve_tail(game, st0, best, lambda st: astar(st, 0, TAIL_NODES))
-        if len(best) > 2 * int(game.lower_bound(st0.copy())):
-            deadline = time.perf_counter() + LONG_SECONDS  # astar() reads it
-            weight, nodes = LONG_TAIL
-            line = resolve_tail(game, st0, best, lambda st: astar(st, weight, nodes))
-            if len(line) < len(best):
-                best = shorten(game, st0, line, depth=2, seconds=SHORTEN_SECONDS)
+    long_tail = LONG_TAIL if how == "full" else QUICK_LONG_TAIL if quick else None
+    if long_tail and len(best) > 2 * int(game.lower_bound(st0.copy())):
+        deadline = time.perf_counter() + (LONG_SECONDS if how == "full" else QUICK_LONG_SECONDS)  # astar() reads it
+        weight, nodes = long_tail
+        line = resolve_tail(game, st0, best, lambda st: astar(st, weight, nodes))
+        if len(line) < len(best):
+            best = shorten(game, st0, line, depth=depth, seconds=SHORTEN_SECONDS)
     return best

@@ -159,3 +159,23 @@ def test_full_keeps_seed_80_within_twice_its_bound():
     assert r.result == "won" and r.found > 1000
     assert len(r.moves) <= 2 * int(game.lower_bound(game.initial_state(deck, {})))
     assert replay("bakers-dozen", {}, [int(c) for c in deck], r.moves).won
+
+
+def test_quick_re_solves_the_end_of_a_line_over_twice_the_bound(monkeypatch):
+    """Baker's Dozen seed 59: the quick line was 196 moves, over twice the deal's lower
+    bound of 59; the weighted re-solve of its end (solver.solve.QUICK_LONG_TAIL) brings
+    it within.  The clock is lifted so that only the node budget limits the A* runs (the
+    result must not depend on the machine's load); without the re-solve it stays long."""
+    from solver import solve as solve_module
+
+    game = get_game("bakers-dozen")
+    deck = seeded_deck(59)
+    bound = 2 * int(game.lower_bound(game.initial_state(deck, {})))
+    monkeypatch.setattr(solve_module, "QUICK_LONG_SECONDS", 600.0)
+    monkeypatch.setattr(solve_module, "QUICK_SECONDS", 600.0)
+    r = solve_deal("bakers-dozen", {}, deck, "auto", max_nodes=100_000, seconds=60, shorten="quick")
+    assert r.result == "won" and len(r.moves) <= bound
+    assert replay("bakers-dozen", {}, [int(c) for c in deck], r.moves).won
+    monkeypatch.setattr(solve_module, "QUICK_LONG_TAIL", None)
+    r = solve_deal("bakers-dozen", {}, deck, "auto", max_nodes=100_000, seconds=60, shorten="quick")
+    assert r.result == "won" and len(r.moves) > bound
