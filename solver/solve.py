@@ -99,8 +99,9 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
     A win is shortened before it is replayed (solver.search.shorten, ``_shorter``):
     ``shorten`` is "none", "quick" (in a game that sets SHORTEN_ASTAR, weighted A*
     from the deal tried with a small store, QUICK; then the loops and one-move
-    detours of the shorter line cut; a few hundredths of a second a Baker's Dozen
-    deal) or "full" (larger and less weighted A* runs, FULL, then the
+    detours of the shorter line cut, and the end of a line still over twice the
+    deal's lower bound re-solved, QUICK_LONG_TAIL; a few hundredths of a second a
+    Baker's Dozen deal) or "full" (larger and less weighted A* runs, FULL, then the
     line's end re-solved by exact A* while A* finishes within TAIL_NODES stored
     nodes, and by weighted A*, LONG_TAIL, if the line is still over twice the deal's
     lower bound; about a second a Baker's Dozen deal, FULL_SECONDS (+ LONG_SECONDS)
