@@ -206,9 +206,10 @@ def _shorter(game, st0, raw, how, portfolio):
     best = min((shorten(game, st0, line, depth=depth, seconds=SHORTEN_SECONDS) for line in lines), key=len)
     if how == "full":
         best = resolve_tail(game, st0, best, lambda st: astar(st, 0, TAIL_NODES))
-    long_tail = LONG_TAIL if how == "full" else QUICK_LONG_TAIL if quick else None
+    long_tail, long_seconds = ((LONG_TAIL, LONG_SECONDS) if how == "full"
+                               else (QUICK_LONG_TAIL, QUICK_LONG_SECONDS) if quick else (None, 0.0))
     if long_tail and len(best) > 2 * int(game.lower_bound(st0.copy())):
-        deadline = time.perf_counter() + (LONG_SECONDS if how == "full" else QUICK_LONG_SECONDS)  # astar() reads it
+        deadline = time.perf_counter() + long_seconds  # astar() reads it
         weight, nodes = long_tail
         line = resolve_tail(game, st0, best, lambda st: astar(st, weight, nodes))
         if len(line) < len(best):

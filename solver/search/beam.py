@@ -5,10 +5,10 @@ not seen before in this search are ranked by the game's move-ordering ``score``
 (lower first), and the best ``width`` of them not proven dead (``is_dead``) form
 the next layer.  The dead-end test is made in rank order while the layer is filled,
 not on every child: it is among the costliest kernels of every game (Grand Duchess's
-looks through a redeal), and a layer keeps a few of the children it ranks.  A depth-first search commits to its first choices and
-backtracks only near the leaves; a beam keeps ``width`` lines abreast, so it can
-find wins whose first moves the depth-first order ranks low (issue 19: the
-"streamliner" of the literature).
+looks through a redeal), and a layer keeps a few of the children it ranks.  A
+depth-first search commits to its first choices and backtracks only near the
+leaves; a beam keeps ``width`` lines abreast, so it can find wins whose first moves
+the depth-first order ranks low (issue 19: the "streamliner" of the literature).
 
 What it proves: a won state reached is a solution (path from the root).  When no
 layer was ever cut to ``width`` the beam is a breadth-first search of every
