@@ -53,6 +53,9 @@ REDEALS_MONOTONE = False
 # auto runs NRPA attempts too (solver.search.portfolio): at equal time they win far
 # more of these games' hard deals than the depth-first and beam orders (issue 19)
 AUTO_NRPA = True
+# the DFS remembers which states is_dead refuted across the restarts of a deal
+# (solver.search.dfs.dfs_dead): the round before the last costs milliseconds a test
+DEAD_MEMO = True
 VARIANTS = {
     "redeals": (("int", 0, 3), 3),
     "foundation_transfer": ("bool", False),

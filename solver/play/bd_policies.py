@@ -307,10 +307,11 @@ def rollout2_choose(st, hid, dealt, dealt_h, params, rng, buf, keys, gens, gen, 
 @njit(cache=True)
 def solve_world(world, budget, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx):
     """One DFS attempt of at most ``budget`` nodes on a full-information position (the
-    solver's own engine and arrays; a new table generation, nothing cleared)."""
+    solver's own engine and arrays; a new table generation, nothing cleared; no
+    dead-end memo, number 0)."""
     tgen[0] += 1
     dctx[:] = 0
-    return bd.dfs(world, table, tgen[0], budget, budget, dmoves, dcount, dnxt, dscores, dpath, dctx)
+    return bd.dfs(world, table, tgen[0], table, 0, budget, budget, dmoves, dcount, dnxt, dscores, dpath, dctx)
 
 
 @njit(cache=True)

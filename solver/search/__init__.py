@@ -56,6 +56,7 @@ def specialise_engines(game_globals: dict) -> None:
     namespace this is: defines ``dfs``, ``astar``, ``beam`` and ``nrpa`` there (the module's last step)."""
     from . import astar, beam, dfs, nrpa
 
+    game_globals.setdefault("DEAD_MEMO", False)  # dfs.dfs_dead: a game may set it True
     specialise(game_globals, dfs.TEMPLATES, dfs.HELPERS)
     specialise(game_globals, nrpa.TEMPLATES, nrpa.HELPERS)
     specialise(game_globals, astar.TEMPLATES, astar.HELPERS)

@@ -5,7 +5,7 @@ The game supplies, as @njit functions over its int64 state array:
 a forced move returned alone), ``apply_move(st, m)``, ``undo_move(st, m)``,
 ``is_won(st)``, ``score(st)`` (move ordering, lower first), ``is_dead(st)``
 (True only for states proven lost), ``key1(st)``, ``key2(st)`` (the state's two
-64-bit keys).
+64-bit keys), and ``DEAD_MEMO`` (see ``dfs_dead``; False unless the game sets it).
 
 The functions here are templates: ``solver.search.specialise`` compiles them in
 a game module's namespace (``TEMPLATES``, ``HELPERS``), where the kernel names
@@ -58,6 +58,26 @@ class DfsWork:
         self.ctx[:] = 0
 
 
+def dfs_dead(st, dead, dgen):
+    """is_dead(st), remembered in the table ``dead`` under number ``dgen`` (one number
+    per deal; 0: nothing remembered) when the game sets DEAD_MEMO, for dead-end tests
+    that cost milliseconds (Grand Duchess's round before the last): the restarts of a
+    deal meet the same states again, and each would test them afresh.  Sound because
+    is_dead(s) proves s lost and a state's keys fix its future (what the search's own
+    table relies on too); only verdicts "lost" are kept, so a forgotten entry costs a
+    test again, never a wrong answer."""
+    if not DEAD_MEMO or dgen == 0:
+        return is_dead(st)
+    k1 = key1(st)
+    k2 = key2(st)
+    if table_probe(dead, k1, k2, dgen):
+        return True
+    if is_dead(st):
+        table_insert(dead, k1, k2, dgen)
+        return True
+    return False
+
+
 def dfs_order(st, table, gen, moves, base, n, scores):
     """Drop from moves[base:base+n] the moves to states this search has seen, sort the
     rest by the score of the state each leads to (insertion sort); return how many
@@ -92,8 +112,9 @@ def dfs_expand(st, table, gen, depth, moves, count, nxt, scores):
     nxt[depth] = 0
 
 
-def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path, ctx):
-    """Run (or resume) the search of ``st``; ``gen`` numbers it in ``table``.
+def dfs(st, table, gen, dead, dgen, max_nodes, slice_nodes, moves, count, nxt, scores, path, ctx):
+    """Run (or resume) the search of ``st``; ``gen`` numbers it in ``table``; ``dead``
+    and ``dgen``: the deal's memo of dead ends (dfs_dead; ``dgen`` 0: none).
 
     Returns WON (solution path[:ctx[DFS_LENGTH]]), LOST, UNKNOWN (``max_nodes`` reached)
     or RUNNING (``slice_nodes`` more nodes done; call again with the same arrays).
@@ -108,7 +129,7 @@ def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path,
         if is_won(st):
             ctx[DFS_LENGTH] = 0
             return WON
-        if is_dead(st):
+        if dfs_dead(st, dead, dgen):
             return LOST
         dfs_expand(st, table, gen, 0, moves, count, nxt, scores)
     depth = ctx[DFS_DEPTH]
@@ -128,7 +149,7 @@ def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path,
                 ctx[DFS_LENGTH] = depth + 1
                 ctx[DFS_NODES] = nodes
                 return WON
-            if is_dead(st):
+            if dfs_dead(st, dead, dgen):
                 undo_move(st, m)
             elif depth + 1 >= max_depth:
                 ctx[DFS_INCOMPLETE] = 1
@@ -152,7 +173,7 @@ def dfs(st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path,
     return UNKNOWN if ctx[DFS_INCOMPLETE] else LOST
 
 
-TEMPLATES = (dfs_order, dfs_expand, dfs)
+TEMPLATES = (dfs_dead, dfs_order, dfs_expand, dfs)
 HELPERS = {"table_insert": table_insert, "table_probe": table_probe, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN, "RUNNING": RUNNING,
            "DFS_DEPTH": DFS_DEPTH, "DFS_NODES": DFS_NODES, "DFS_INCOMPLETE": DFS_INCOMPLETE,
            "DFS_STARTED": DFS_STARTED, "DFS_LENGTH": DFS_LENGTH}

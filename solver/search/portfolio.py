@@ -80,6 +80,9 @@ from ..games.common import RANDOM_ORDER
 
 MAX_DEPTH = 3000
 FIRST_BUDGET = 1500  # nodes of each attempt of the first round
+# the dead-end memo (dfs.dfs_dead) of a game that sets DEAD_MEMO: at most this (1 M
+# states), where Grand Duchess redeals=1 seed 2 reaches 0.36 M at round one's stock-out
+DEAD_MEMO_BYTES = 32 << 20
 SLICE = 20_000  # at most this many nodes between looks at the clock
 # ... and about this long: a node's cost ranges from microseconds to tens of
 # milliseconds (Grand Duchess with a redeal to come, where each state at the stock's
@@ -270,6 +273,10 @@ class Workspace:
         self.beam: BeamWork | None = None
         self.beam_game = None
         self.nrpa: NrpaWork | None = None
+        # the dead-end memo of games that set DEAD_MEMO (dfs.dfs_dead), one number a deal
+        self.dead = new_table(0)  # a placeholder until a game with the memo comes
+        self.dead_full = False
+        self.dead_gen = 0
         self.warm: set = set()  # (game name, engine) loaded from numba's cache
         self._store_sizes: dict[str, tuple] = {}
 
@@ -300,7 +307,8 @@ class Workspace:
         need_dfs = algorithm in ("dfs", "auto") and game.NAME not in self.dfs_work
         uses_nrpa = algorithm == "nrpa" or (algorithm == "auto" and getattr(game, "AUTO_NRPA", False))
         need_nrpa = uses_nrpa and (self.nrpa is None or self.nrpa.moves.size < game.MAX_MOVES)
-        return need_table, (store_nodes if need_store else 0), need_dfs, need_nrpa
+        need_memo = algorithm in ("dfs", "auto") and getattr(game, "DEAD_MEMO", False) and not self.dead_full
+        return need_table, (store_nodes if need_store else 0), need_dfs, need_nrpa, need_memo
 
     @staticmethod
     def nrpa_bytes(game) -> int:
@@ -309,15 +317,16 @@ class Workspace:
 
     def check(self, game, algorithm: str, max_nodes: int, tt_mb: float, copies: int = 1) -> tuple:
         """PatienceError unless what ``prepare`` would allocate fits (see solver.memory)."""
-        need_table, store_nodes, need_dfs, need_nrpa = self.needs(game, algorithm, max_nodes, tt_mb)
+        need_table, store_nodes, need_dfs, need_nrpa, need_memo = self.needs(game, algorithm, max_nodes, tt_mb)
         dfs_bytes = MAX_DEPTH * (game.MAX_MOVES + 4) * 8 if need_dfs else 0
         dfs_bytes += self.nrpa_bytes(game) if need_nrpa else 0
+        dfs_bytes += DEAD_MEMO_BYTES if need_memo else 0
         table_held = memory.table_bytes(self.tt_mb) if need_table and self.table is not None else 0
         store_held = self._store_held() if store_nodes else 0
         what = f"with --algorithm {algorithm} "
         memory.check(tt_mb if need_table else None, table_held, self.store_bytes(game), store_nodes, store_held,
                      other=dfs_bytes, what=what, copies=copies)
-        return need_table, store_nodes, need_dfs, need_nrpa
+        return need_table, store_nodes, need_dfs, need_nrpa, need_memo
 
     def has_store(self, game, capacity: int) -> bool:
         return self.store is not None and self.store_game == game.NAME and self.store.capacity >= capacity
@@ -367,7 +376,7 @@ class Workspace:
         memory before the clock."""
         if not any(self.needs(game, algorithm, max_nodes, tt_mb)):
             return
-        need_table, store_nodes, need_dfs, need_nrpa = self.check(game, algorithm, max_nodes, tt_mb)
+        need_table, store_nodes, need_dfs, need_nrpa, need_memo = self.check(game, algorithm, max_nodes, tt_mb)
         if need_table:
             self.table, self.tt_mb = None, None  # freed before the new one is made
             table = new_table(tt_mb)
@@ -380,6 +389,10 @@ class Workspace:
         if need_nrpa:
             self.nrpa = None
             self.nrpa = NrpaWork(NRPA_LEVELS, MAX_DEPTH, game.MAX_MOVES)
+        if need_memo:
+            self.dead = new_table(DEAD_MEMO_BYTES / (1 << 20))
+            self.dead.fill(0)
+            self.dead_full = True
         if need_dfs:
             work = DfsWork(MAX_DEPTH, game.MAX_MOVES)
             work.moves.fill(0)  # its pages too (a few MB)
@@ -402,7 +415,7 @@ class Workspace:
         game.is_dead(st)  # solve_deal's dead-end test of the root, before the clock
         if engine == "dfs":
             w = DfsWork(2, game.MAX_MOVES)
-            game.dfs(st, new_table(0), 1, 1, SLICE, w.moves, w.count, w.nxt, w.scores, w.path, w.ctx)
+            game.dfs(st, new_table(0), 1, new_table(0), 1, 1, SLICE, w.moves, w.count, w.nxt, w.scores, w.path, w.ctx)
             st = st0.copy()
             if getattr(game, "SPLIT_FIRST_MOVE", False):
                 game.is_won(st)
@@ -466,7 +479,7 @@ def dfs_attempt(ws: Workspace, game, st, budget: int, clock: Clock) -> Attempt:
     while status == RUNNING:
         if clock.expired():
             return Attempt(UNKNOWN, int(work.ctx[dfs_engine.NODES]), [], "time")
-        status = clock.run("dfs", lambda n: game.dfs(st, table, gen, budget, n, work.moves, work.count, work.nxt,
+        status = clock.run("dfs", lambda n: game.dfs(st, table, gen, ws.dead, ws.dead_gen, budget, n, work.moves, work.count, work.nxt,
                                                      work.scores, work.path, work.ctx),
                            lambda: work.ctx[dfs_engine.NODES])
     nodes = int(work.ctx[dfs_engine.NODES])
@@ -688,6 +701,7 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
     ws = WORKSPACE if ws is None else ws
     ws.prepare(game, algorithm, max_nodes, tt_mb)
     ws.load(game, st0, algorithm if algorithm in ("astar", "nrpa") else "dfs")
+    ws.dead_gen += 1  # a new deal: the memo's dead ends are of the last one
     dead_end = bool(game.is_dead(st0.copy()))
     clock = Clock(seconds)
     if algorithm == "astar":
