@@ -176,10 +176,11 @@ def candidates_in(ost, rng, buf, keys, gens, gen, t, row):
 
 
 def solve_world(world, budget, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx):
-    """One DFS attempt of at most ``budget`` nodes (a new table generation)."""
+    """One DFS attempt of at most ``budget`` nodes (a new table generation; no
+    dead-end memo, number 0: each world is another deal)."""
     tgen[0] += 1
     dctx[:] = 0
-    return dfs(world, table, tgen[0], budget, budget, dmoves, dcount, dnxt, dscores, dpath, dctx)
+    return dfs(world, table, tgen[0], table, 0, budget, budget, dmoves, dcount, dnxt, dscores, dpath, dctx)
 
 
 def _scores(ost, params, rng, buf, keys, gens, gen, k, table, tgen, dmoves, dcount, dnxt, dscores, dpath, dctx):
