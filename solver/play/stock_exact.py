@@ -67,8 +67,8 @@ class _Solver:
             self.gen += 1
             self.work.reset()
             d = self.work
-            r = du.dfs(w, self.table, self.gen, self.table, 0, SOLVE_BUDGET, SOLVE_BUDGET, d.moves, d.count, d.nxt, d.scores,
-                       d.path, d.ctx)
+            r = du.dfs(w, self.table, self.gen, self.table, 0, SOLVE_BUDGET, SOLVE_BUDGET, d.moves, d.count, d.nxt,
+                       d.scores, d.path, d.ctx)
             if r not in (SOLVER_WON, SOLVER_LOST):
                 raise RuntimeError("the solver did not decide a reduced world within its budget")
             self.memo[key] = int(r == SOLVER_WON)

@@ -479,8 +479,8 @@ def dfs_attempt(ws: Workspace, game, st, budget: int, clock: Clock) -> Attempt:
     while status == RUNNING:
         if clock.expired():
             return Attempt(UNKNOWN, int(work.ctx[dfs_engine.NODES]), [], "time")
-        status = clock.run("dfs", lambda n: game.dfs(st, table, gen, ws.dead, ws.dead_gen, budget, n, work.moves, work.count, work.nxt,
-                                                     work.scores, work.path, work.ctx),
+        status = clock.run("dfs", lambda n: game.dfs(st, table, gen, ws.dead, ws.dead_gen, budget, n, work.moves,
+                                                     work.count, work.nxt, work.scores, work.path, work.ctx),
                            lambda: work.ctx[dfs_engine.NODES])
     nodes = int(work.ctx[dfs_engine.NODES])
     if status == WON:
