@@ -11,9 +11,8 @@ totals.  Numba compilation is excluded (search loads the engines off the clock).
 from __future__ import annotations
 
 import argparse
-import subprocess
-from pathlib import Path
 
+from solver import SOURCE_HASH
 from solver.deals import seeded_deck
 from solver.games import get_game
 from solver.search import portfolio
@@ -58,9 +57,8 @@ def main(argv=None):
                   flush=True)
     for mode, (nodes, secs) in totals.items():
         print(f"{mode}: {len(seeds)} deals, {nodes} nodes, {secs:.1f} s, {nodes / max(secs, 1e-9):,.0f} nodes/s")
-    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                         cwd=Path(__file__).parent).stdout.strip()
-    print(f"code {rev or 'unknown'}; python experiments/bench_dead_memo.py {args.game} --seeds {args.seeds}")
+    print(f"code version (solver.SOURCE_HASH) {SOURCE_HASH}; "
+          f"python experiments/bench_dead_memo.py {args.game} --seeds {args.seeds}")
 
 
 if __name__ == "__main__":
