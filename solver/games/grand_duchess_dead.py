@@ -253,11 +253,11 @@ def suits_dead(st, nres, slack):
     serves one foundation, and a card played early to one foundation is not also
     played late to the other.
 
-    R_s is searched depth first with a memo of (t, foundations, cards played)
-    (``_suit_cleared``).  On the full deals of ``redeals=0`` a call visits a median of
-    about 600 states, 90% of calls fewer than 4,000; the memo starts small and grows
-    fourfold when three quarters full, up to SUIT_TABLE_MAX slots, and past that the
-    test gives up and says nothing (False).  ``slack`` > 0 is for the tests only: it
+    R_s is searched depth first with a memo of (foundations, cards played), each kept
+    with the earliest time it was searched from (``_suit_cleared``; it kept each time
+    apart before issue 19, with several times the entries); the memo starts small and
+    grows fourfold when three quarters full, up to SUIT_TABLE_MAX slots, and past that
+    the test gives up and says nothing (False).  ``slack`` > 0 is for the tests only: it
     delays every other-suit card's leaving time by that many deals, which breaks the
     argument (the test against the oracle must then catch it)."""
     ncards = NPILES * SEQ
@@ -280,7 +280,7 @@ def suits_dead_core(nr, up0, dn0, ndeals, npiles, seq_c, seq_a, seq_e, lens, res
     cabove = np.empty(ncard, np.int64)
     cblock = np.empty(ncard, np.int64)
     arrived = np.empty(ndeals + 1, np.int64)
-    frames = np.empty((5, ncard + ndeals + 2), np.int64)  # a frame per play or deal
+    frames = np.empty((6, ncard + 2), np.int64)  # a frame per play
     every = (1 << (ndeals + 1)) - 1  # time bits 0..ndeals
     for s in range(s_lo, s_hi):
         # the suit's cards, pile by pile from the top down: what lies on each
@@ -341,8 +341,22 @@ def suits_dead_core(nr, up0, dn0, ndeals, npiles, seq_c, seq_a, seq_e, lens, res
 def _suit_cleared(u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived, table, frames):
     """suits_dead's search of R_s for one suit: 1 if its n cards can all be played,
     0 if not (every reachable state seen), -1 if the memo ``table`` (zeros) got three
-    quarters full first.  A frame is (u, d, played, t, next option); option o < 2n
-    plays card o // 2 up (o even) or down, o == 2n deals."""
+    quarters full first.
+
+    A position is (u, d, played) at a time t.  Dealing is always allowed while t <
+    ndeals, so whatever is reachable from a position at time t' is reachable from it
+    at any t <= t' (deal up to t' first): if it cannot be won from t, it cannot from
+    any later time.  So the memo keeps each position once, with the earliest time its
+    search started, and a visit at that time or later adds nothing.  A frame searches
+    one position from its time up to (not including) its stop time, advancing the
+    time itself when its plays are exhausted; a visit earlier than the memo's time
+    searches only the times before it (the later ones were searched and failed: a
+    position cannot be met again inside its own search, as every play adds a card).
+    A frame is (u, d, played, t, next option, stop); options 0 and 1 play either copy
+    of rank u + 1 up, 2 and 3 either copy of rank nr - d down (only those fit)."""
+    copies = np.full((nr + 2, 2), -1, np.int64)  # the suit's cards by rank (two packs: two copies)
+    for j in range(n):
+        copies[crank[j], 1 if copies[crank[j], 0] >= 0 else 0] = j
     size = len(table)
     room = size * 3 // 4
     fu = frames[0]
@@ -350,6 +364,7 @@ def _suit_cleared(u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived, t
     fm = frames[2]
     ft = frames[3]
     fk = frames[4]
+    fs = frames[5]
     full = (1 << n) - 1
     visits = 0
     sp = 0
@@ -364,48 +379,35 @@ def _suit_cleared(u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived, t
         m = fm[sp]
         t = ft[sp]
         if fk[sp] < 0:
-            key = (t | u << 6 | d << 10 | m << 14) + 1  # t < 64, u and d < 16, m < 2**26
+            key = u | d << 4 | m << 8  # u and d < 16, m < 2**26
             h = (key * 0x9E3779B97F4A7C15) >> 40 & (size - 1)
-            seen = False
+            stop = ndeals + 1
             while table[h] != 0:
-                if table[h] == key:
-                    seen = True
+                if (table[h] - 1) >> 6 == key:
+                    stop = (table[h] - 1) & 63  # searched from this time on
                     break
                 h = (h + 1) & (size - 1)
-            if seen:
+            if t >= stop:
                 sp -= 1
                 continue
-            table[h] = key
-            visits += 1
-            if visits > room:
-                return -1
+            if stop == ndeals + 1:
+                visits += 1
+                if visits > room:
+                    return -1
+            table[h] = (key << 6 | t) + 1  # t < 64
             if m == full:
                 return 1
             fk[sp] = 0
+            fs[sp] = stop
         o = fk[sp]
         pushed = False
-        while o <= 2 * n:
-            if o == 2 * n:
-                o += 1
-                if t < ndeals:
-                    fk[sp] = o
-                    sp += 1
-                    fu[sp] = u
-                    fd[sp] = d
-                    fm[sp] = m
-                    ft[sp] = t + 1
-                    fk[sp] = -1
-                    pushed = True
-                break
-            j = o >> 1
-            up = (o & 1) == 0
+        while o < 4:
+            up = o < 2
+            r = u + 1 if up else nr - d
+            j = copies[r, o & 1]
             o += 1
-            if (m >> j & 1) != 0 or carr[j] > t or (cblock[j] >> t & 1) != 0 or (cabove[j] & arrived[t] & ~m) != 0:
-                continue
-            r = crank[j]
-            if up and r != u + 1:
-                continue
-            if not up and r != nr - d:
+            if j < 0 or (m >> j & 1) != 0 or carr[j] > t or (cblock[j] >> t & 1) != 0 \
+                    or (cabove[j] & arrived[t] & ~m) != 0:
                 continue
             fk[sp] = o
             sp += 1
@@ -416,6 +418,11 @@ def _suit_cleared(u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived, t
             fk[sp] = -1
             pushed = True
             break
-        if not pushed:
+        if pushed:
+            continue
+        if t < ndeals and t + 1 < fs[sp]:
+            ft[sp] = t + 1  # deal: the same position one time later
+            fk[sp] = 0
+        else:
             sp -= 1
     return 0
