@@ -264,16 +264,17 @@ def suits_dead(st, nres, slack):
     return suits_dead_core(st[NR], st[UP0:UP0 + 4], st[DN0:DN0 + 4], deals_left(st), NPILES,
                            st[S_C:S_C + ncards].reshape(NPILES, SEQ), st[S_A:S_A + ncards].reshape(NPILES, SEQ),
                            st[S_E:S_E + ncards].reshape(NPILES, SEQ), st[S_LEN:S_LEN + NPILES],
-                           st[S_RC:S_RC + nres], deals_left(st), slack, 0, 4)
+                           st[S_RC:S_RC + nres], deals_left(st), slack, 0, 4, SUIT_TABLE)
 
 
 @njit(cache=True)
-def suits_dead_core(nr, up0, dn0, ndeals, npiles, seq_c, seq_a, seq_e, lens, res, res_time, slack, s_lo, s_hi):
+def suits_dead_core(nr, up0, dn0, ndeals, npiles, seq_c, seq_a, seq_e, lens, res, res_time, slack, s_lo, s_hi,
+                    table0):
     """suits_dead over explicit arrays: ``npiles`` pile sequences (row p: cards
     bottom to top ``seq_c[p, :lens[p]]``, arrival times ``seq_a``, other-suit leaving
     times ``seq_e`` from a fixpoint), ``res`` cards free from time ``res_time`` on,
-    times 0..``ndeals``, suits ``s_lo``..``s_hi - 1``.  grand_duchess_redeal.py calls it
-    with its own layouts."""
+    times 0..``ndeals``, suits ``s_lo``..``s_hi - 1``, the memo first ``table0`` slots.
+    grand_duchess_redeal.py calls it with its own layouts."""
     ncard = 2 * 13
     crank = np.empty(ncard, np.int64)
     carr = np.empty(ncard, np.int64)
@@ -323,7 +324,7 @@ def suits_dead_core(nr, up0, dn0, ndeals, npiles, seq_c, seq_a, seq_e, lens, res
                 if carr[j] <= t:
                     m |= 1 << j
             arrived[t] = m
-        size = SUIT_TABLE
+        size = table0
         while True:
             r = _suit_cleared(up0[s], dn0[s], nr, n, ndeals, crank, carr, cabove, cblock, arrived,
                               np.zeros(size, np.int64), frames)
