@@ -78,10 +78,14 @@ def _instance(rng):
     return u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived
 
 
-def _fast(args, size=1 << 16):
-    u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived = args
-    frames = np.empty((6, n + 2), np.int64)
-    r = _suit_cleared(u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived, np.zeros(size, np.int64), frames)
+def _search(args, size):
+    """_suit_cleared's answer (1, 0, or -1 when a memo of ``size`` slots filled up)."""
+    n = args[3]
+    return _suit_cleared(*args, np.zeros(size, np.int64), np.empty((6, n + 2), np.int64))
+
+
+def _fast(args):
+    r = _search(args, 1 << 16)
     assert r >= 0
     return r == 1
 
@@ -110,9 +114,8 @@ def test_a_position_met_late_then_early_is_searched_again():
 def test_a_full_memo_says_nothing():
     rng = random.Random(3)
     for _ in range(200):
-        u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived = _instance(rng)
-        frames = np.empty((6, n + 2), np.int64)
-        r = _suit_cleared(u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived, np.zeros(4, np.int64), frames)
+        args = _instance(rng)
+        r = _search(args, 4)
         assert r in (-1, 0, 1)
         if r >= 0:
-            assert (r == 1) == _plain_cleared(u0, d0, nr, n, ndeals, crank, carr, cabove, cblock, arrived)
+            assert (r == 1) == _plain_cleared(*args)
