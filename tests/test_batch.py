@@ -50,9 +50,9 @@ def fake_solver(monkeypatch):
     return calls
 
 
-def run(out, n=30, start=0, variant=(), jobs=1, max_nodes=None, **kw):
+def run(out, n=30, start=0, variant=(), jobs=1, max_nodes=None, seconds_=None, **kw):
     return batch.run_winrate(
-        GAME, list(variant), start, n, jobs, "dfs", max_nodes, None, out,
+        GAME, list(variant), start, n, jobs, "dfs", max_nodes, seconds_, out,
         progress=False, command=f"patience winrate {GAME} --deals {n}", **kw,
     )
 
@@ -319,6 +319,29 @@ def test_retry_unknown_resolves_only_the_unknowns(tmp_path, fake_solver, monkeyp
     # a second retry under the same budget has nothing left to try
     fake_solver.clear()
     run(tmp_path, n=30, max_nodes=1000, retry_unknown=True)
+    assert fake_solver == []
+
+
+def test_retry_with_more_seconds_only_is_kept_and_not_repeated(tmp_path, fake_solver, monkeypatch):
+    """A retry that raises only the time budget (the same nodes) and stays unknown:
+    its row replaces the old one, and the same retry again has nothing to do (it
+    used to rank below the row it retried, so every resume solved it once more)."""
+    run(tmp_path, n=30, max_nodes=100, seconds_=1.0)
+    unknown = set(batch.read_rows(folder(tmp_path)).query("result == 'unknown'")["seed"])
+    assert unknown
+
+    def still_unknown(game_name, variant, deck, algorithm="dfs", max_nodes=5000, seconds=2.0, tt_mb=16):
+        fake_solver.append(tuple(int(c) for c in deck))
+        return SolveResult("unknown", [], nodes=7, seconds=seconds, stop="time")
+
+    monkeypatch.setattr(solve_mod, "solve_deal", still_unknown)
+    fake_solver.clear()
+    run(tmp_path, n=30, max_nodes=100, seconds_=5.0, retry_unknown=True)
+    assert len(fake_solver) == len(unknown)
+    after = batch.read_rows(folder(tmp_path)).set_index("seed")
+    assert set(after.loc[sorted(unknown), "max_seconds"]) == {5.0}
+    fake_solver.clear()
+    run(tmp_path, n=30, max_nodes=100, seconds_=5.0, retry_unknown=True)
     assert fake_solver == []
 
 

@@ -202,14 +202,18 @@ def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 def rank_order(df: pd.DataFrame) -> pd.Index:
     """The rows' index sorted best first within each seed: decided over unknown, then
-    the larger node budget, then the earlier row."""
+    the larger node budget, then the larger time budget, then the earlier row.  The
+    time budget counts because ``--retry-unknown`` retries an unknown whose node or
+    time budget is smaller than the one given: were a retry with more seconds and the
+    same nodes ranked below the row it retried, every resume would retry it again."""
     order = pd.DataFrame({
         "seed": df["seed"].to_numpy(),
         "d": (df["result"] == "unknown").to_numpy(),  # False (decided) first
         "b": -df["max_nodes"].fillna(-1).to_numpy(),
+        "t": -(df["max_seconds"].fillna(-1).to_numpy() if "max_seconds" in df else 0),
         "i": range(len(df)),
     }, index=df.index)
-    return order.sort_values(["seed", "d", "b", "i"], kind="stable").index
+    return order.sort_values(["seed", "d", "b", "t", "i"], kind="stable").index
 
 
 def merge(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, pd.DataFrame, int]:
