@@ -641,4 +641,14 @@ def unpack(row, st):
     rehash(st)
 
 
+@njit(cache=True)
+def may_return(st):
+    """Whether a line from st may come back to a state it has been in (NRPA's loop
+    check, solver/search/nrpa.py): never.  Every move raises (redeals taken, cards
+    dealt this round, cards home) in lexicographic order: a play puts one more card
+    home for good (with transfers too: they are made only inside a play, as its
+    macro), a deal takes cards from the stock, a redeal takes a redeal."""
+    return False
+
+
 specialise_engines(globals())  # the engines compiled against these kernels: dfs() and astar()

@@ -94,6 +94,11 @@ class GameModule(Protocol):
     def unpack(self, row: np.ndarray, st: np.ndarray) -> None:
         """Inverse of pack, into a state of the same deal and variant."""
 
+    def may_return(self, st: np.ndarray) -> bool:
+        """Whether a line from st may come back to a state it has been in (NRPA's
+        playouts skip their loop check when not); a game that does not define it
+        gets True (solver.search.specialise_engines)."""
+
     # -- the engines, specialised (solver.search.specialise)
 
     def dfs(self, st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path, ctx) -> int:

@@ -2,7 +2,9 @@
 
 A playout plays from the root to the end, each move drawn with probability
 proportional to exp(policy[code(move)]) among the moves ``gen_moves`` offers (moves
-back to a state the playout has already been in are left out, so it cannot loop);
+back to a state the playout has already been in are left out, so it cannot loop;
+a game whose ``may_return(st)`` says no line from st can come back to a state skips
+that check, which costs an apply, a probe and an undo for every offered move);
 it scores the cards it got home.  A level-l search runs N searches of level l-1,
 each from a copy of its policy, keeps the best line any of them found, and after
 each one shifts its policy towards that line (``nrpa_adapt``: +alpha on the line's
@@ -105,7 +107,9 @@ def nrpa_playout(st, seen, pol, moves, weights, seq, ctx):
     Returns (length, score): score = -(cards left), or 1 if the line wins."""
     ctx[NRPA_PLAYOUTS] += 1
     gen = ctx[NRPA_PLAYOUTS]
-    table_insert(seen, key1(st), key2(st), gen)
+    loops = may_return(st)  # else no line can repeat a state: no table needed
+    if loops:
+        table_insert(seen, key1(st), key2(st), gen)
     length = 0
     won = False
     while length < seq.shape[0]:
@@ -114,13 +118,16 @@ def nrpa_playout(st, seen, pol, moves, weights, seq, ctx):
         total = 0.0
         for i in range(n):
             m = moves[i]
-            apply_move(st, m)
-            if not table_probe(seen, key1(st), key2(st), gen):
+            fresh = True
+            if loops:
+                apply_move(st, m)
+                fresh = not table_probe(seen, key1(st), key2(st), gen)
+                undo_move(st, m)
+            if fresh:
                 moves[k] = m
                 weights[k] = np.exp(pol[nrpa_code(m)])
                 total += weights[k]
                 k += 1
-            undo_move(st, m)
         if k == 0:
             break
         r = nrpa_random(ctx) * total
@@ -129,7 +136,8 @@ def nrpa_playout(st, seen, pol, moves, weights, seq, ctx):
             r -= weights[j]
             j += 1
         apply_move(st, moves[j])
-        table_insert(seen, key1(st), key2(st), gen)
+        if loops:
+            table_insert(seen, key1(st), key2(st), gen)
         seq[length] = moves[j]
         length += 1
         if is_won(st):
@@ -223,6 +231,12 @@ def nrpa(st, max_nodes, slice_nodes, pols, seqs, lens, scores, iters, moves, wei
                 seqs[level, d] = seqs[child, d]
         nrpa_adapt(st, pols[level], seqs[level], lens[level], moves, weights)
         iters[level] += 1
+
+
+def may_return(st):
+    """The default for a game that does not define it: a line from st may come back
+    to a state it has been in."""
+    return True
 
 
 TEMPLATES = (nrpa_code, nrpa_random, nrpa_playout, nrpa_adapt, nrpa)
