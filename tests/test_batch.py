@@ -325,7 +325,8 @@ def test_retry_unknown_resolves_only_the_unknowns(tmp_path, fake_solver, monkeyp
 def test_retry_with_more_seconds_only_is_kept_and_not_repeated(tmp_path, fake_solver, monkeypatch):
     """A retry that raises only the time budget (the same nodes) and stays unknown:
     its row replaces the old one, and the same retry again has nothing to do (it
-    used to rank below the row it retried, so every resume solved it once more)."""
+    used to rank below the row it retried, so every resume solved it once more);
+    the same for budgets neither of which contains the other."""
     run(tmp_path, n=30, max_nodes=100, seconds_=1.0)
     unknown = set(batch.read_rows(folder(tmp_path)).query("result == 'unknown'")["seed"])
     assert unknown
@@ -342,6 +343,14 @@ def test_retry_with_more_seconds_only_is_kept_and_not_repeated(tmp_path, fake_so
     assert set(after.loc[sorted(unknown), "max_seconds"]) == {5.0}
     fake_solver.clear()
     run(tmp_path, n=30, max_nodes=100, seconds_=5.0, retry_unknown=True)
+    assert fake_solver == []
+    # budgets neither of which contains the other: more nodes and fewer seconds is
+    # retried once, and then neither command solves anything again
+    run(tmp_path, n=30, max_nodes=1000, seconds_=1.0, retry_unknown=True)
+    assert len(fake_solver) == len(unknown)
+    fake_solver.clear()
+    run(tmp_path, n=30, max_nodes=100, seconds_=5.0, retry_unknown=True)
+    run(tmp_path, n=30, max_nodes=1000, seconds_=1.0, retry_unknown=True)
     assert fake_solver == []
 
 

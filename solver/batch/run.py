@@ -136,12 +136,15 @@ def _run_chunks(tasks: list[tuple], jobs: int, session=None, warm_key: tuple | N
 
 def _to_do(on_disk: pd.DataFrame, wanted: range, limits: dict, retry_unknown: bool) -> list[int]:
     """The seeds of ``wanted`` to solve now: those not on disk, and with
-    ``retry_unknown`` those on disk as unknown under a smaller node or time budget
-    than the one given now (a row whose limits are at least as large is kept)."""
+    ``retry_unknown`` those on disk only as unknown under a smaller node or time
+    budget than the one given now.  ``on_disk`` holds every row (superseded ones
+    too): a seed is kept if any row of it is decided or has both limits at least as
+    large, so that of two unknown rows with budgets neither of which contains the
+    other (more nodes, fewer seconds), rerunning either command finds its own."""
     if retry_unknown and len(on_disk):
-        bigger = (on_disk["max_nodes"].fillna(-1) < limits.get("max_nodes", -1)) | (
-            on_disk["max_seconds"].fillna(-1) < limits.get("seconds", -1))
-        on_disk = on_disk[(on_disk["result"] != "unknown") | ~bigger]
+        covered = (on_disk["max_nodes"].fillna(-1) >= limits.get("max_nodes", -1)) & (
+            on_disk["max_seconds"].fillna(-1) >= limits.get("seconds", -1))
+        on_disk = on_disk[(on_disk["result"] != "unknown") | covered]
     done = set(on_disk["seed"].tolist())
     return [s for s in wanted if s not in done]
 
@@ -217,7 +220,7 @@ def run_winrate(
 
     with store.folder_lock(folder), contextlib.ExitStack() as stack:
         store.remove_stray_temps(folder)
-        todo = _to_do(store.read_rows(folder), wanted, limits, retry_unknown)
+        todo = _to_do(store.read_all_rows(folder), wanted, limits, retry_unknown)
         session = warm_key = None
         if todo and backend is not None:
             session, warm_key = _open_backend(stack, backend, game_name, algorithm, limits)
