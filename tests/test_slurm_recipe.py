@@ -10,6 +10,7 @@ match the document exactly once, so a recipe edited out of shape fails here."""
 
 import os
 import re
+import signal
 import stat
 from pathlib import Path
 
@@ -27,10 +28,15 @@ GAME = "grand-duchess"
 SEEDS = 8
 
 SBATCH = """#!/bin/sh
-# stand-in for SLURM's sbatch: run the job script here, as its own process group
-setsid sh "$1" > "$STAND_IN_LOGS/$(basename "$1").log" 2>&1 < /dev/null &
+# stand-in for SLURM's sbatch: keep a copy of the job script before returning (as
+# sbatch does: dask-jobqueue deletes its file as soon as we return), then run the
+# copy here as its own process group
+job="$STAND_IN_LOGS/$(basename "$1")"
+cp "$1" "$job" || exit 1
+setsid sh "$job" > "$job.log" 2>&1 < /dev/null &
 echo "Submitted batch job $!"
 """
+TIMEOUT = 900  # s: the recipe's run waits for workers; a job that never starts fails here, not hangs
 SCANCEL = """#!/bin/sh
 # stand-in for SLURM's scancel: end the job's process group
 for job in "$@"; do kill -TERM -- "-$job" 2> /dev/null; done
@@ -89,7 +95,18 @@ def test_the_slurm_recipe_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.setenv("STAND_IN_LOGS", str(tmp_path))  # the jobs' output
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "results-gd"
-    exec(compile(shrunk(code, out), "slurm_winrate.py", "exec"), {"__name__": "__main__"})  # noqa: S102
+
+    def too_long(signum, frame):
+        logs = "\n".join(p.read_text()[-2000:] for p in tmp_path.glob("*.log"))
+        raise TimeoutError(f"the recipe did not finish in {TIMEOUT} s; the jobs' output:\n{logs}")
+
+    old_handler = signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(TIMEOUT)
+    try:
+        exec(compile(shrunk(code, out), "slurm_winrate.py", "exec"), {"__name__": "__main__"})  # noqa: S102
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old_handler)
     rows = batch.read_rows(batch.variant_folder(out, GAME, "standard"))
     assert rows["seed"].tolist() == list(range(1, SEEDS + 1))
     record = batch.store.read_command(batch.variant_folder(out, GAME, "standard"))
