@@ -109,7 +109,7 @@ def test_the_slurm_recipe_runs_as_written(tmp_path, monkeypatch):
         signal.signal(signal.SIGALRM, old_handler)
     rows = batch.read_rows(batch.variant_folder(out, GAME, "standard"))
     assert rows["seed"].tolist() == list(range(1, SEEDS + 1))
-    record = batch.store.read_command(batch.variant_folder(out, GAME, "standard"))
+    record = batch.read_command(batch.variant_folder(out, GAME, "standard"))
     assert record["runs"][-1]["backend"].startswith("dask tcp://")
 
     # the same seeds by the process pool: the same verdicts
