@@ -50,9 +50,9 @@ def fake_solver(monkeypatch):
     return calls
 
 
-def run(out, n=30, start=0, variant=(), jobs=1, max_nodes=None, seconds_=None, **kw):
+def run(out, n=30, start=0, variant=(), jobs=1, max_nodes=None, seconds=None, **kw):
     return batch.run_winrate(
-        GAME, list(variant), start, n, jobs, "dfs", max_nodes, seconds_, out,
+        GAME, list(variant), start, n, jobs, "dfs", max_nodes, seconds, out,
         progress=False, command=f"patience winrate {GAME} --deals {n}", **kw,
     )
 
@@ -327,7 +327,7 @@ def test_retry_with_more_seconds_only_is_kept_and_not_repeated(tmp_path, fake_so
     its row replaces the old one, and the same retry again has nothing to do (it
     used to rank below the row it retried, so every resume solved it once more);
     the same for budgets neither of which contains the other."""
-    run(tmp_path, n=30, max_nodes=100, seconds_=1.0)
+    run(tmp_path, n=30, max_nodes=100, seconds=1.0)
     unknown = set(batch.read_rows(folder(tmp_path)).query("result == 'unknown'")["seed"])
     assert unknown
 
@@ -337,20 +337,20 @@ def test_retry_with_more_seconds_only_is_kept_and_not_repeated(tmp_path, fake_so
 
     monkeypatch.setattr(solve_mod, "solve_deal", still_unknown)
     fake_solver.clear()
-    run(tmp_path, n=30, max_nodes=100, seconds_=5.0, retry_unknown=True)
+    run(tmp_path, n=30, max_nodes=100, seconds=5.0, retry_unknown=True)
     assert len(fake_solver) == len(unknown)
     after = batch.read_rows(folder(tmp_path)).set_index("seed")
     assert set(after.loc[sorted(unknown), "max_seconds"]) == {5.0}
     fake_solver.clear()
-    run(tmp_path, n=30, max_nodes=100, seconds_=5.0, retry_unknown=True)
+    run(tmp_path, n=30, max_nodes=100, seconds=5.0, retry_unknown=True)
     assert fake_solver == []
     # budgets neither of which contains the other: more nodes and fewer seconds is
     # retried once, and then neither command solves anything again
-    run(tmp_path, n=30, max_nodes=1000, seconds_=1.0, retry_unknown=True)
+    run(tmp_path, n=30, max_nodes=1000, seconds=1.0, retry_unknown=True)
     assert len(fake_solver) == len(unknown)
     fake_solver.clear()
-    run(tmp_path, n=30, max_nodes=100, seconds_=5.0, retry_unknown=True)
-    run(tmp_path, n=30, max_nodes=1000, seconds_=1.0, retry_unknown=True)
+    run(tmp_path, n=30, max_nodes=100, seconds=5.0, retry_unknown=True)
+    run(tmp_path, n=30, max_nodes=1000, seconds=1.0, retry_unknown=True)
     assert fake_solver == []
 
 
