@@ -32,7 +32,9 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import sys
+import threading
 from pathlib import Path
 
 # The solver does no linear algebra: one BLAS thread spares the start-up of a pool
@@ -802,7 +804,22 @@ def error(message: str, status: int = 2) -> int:
     return status
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (kill, timeout, a batch system's stop), raised in the parent so that it
+    stops as on Ctrl-C: the pool or cluster is shut down on the way out, and its
+    workers do not outlive it, each printing a BrokenPipeError traceback when it next
+    hands in a chunk.  Finished chunks are already on disk."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The `patience` command; ``argv`` None: the process's own command line, which
+    also makes SIGTERM stop it cleanly (exit status 143)."""
+    if argv is None and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_sigterm)
     argv = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout
     try:
@@ -827,9 +844,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:
         # Only --help and --version get here (our Parser never exits on errors).
         return e.code if isinstance(e.code, int) else 0
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted (finished work is saved; the same command resumes a winrate or play run)", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        how, status = ("terminated", 143) if isinstance(e, Terminated) else ("interrupted", 130)
+        print(f"{PROG}: {how} (finished work is saved; the same command resumes a winrate or play run)", file=sys.stderr)
+        return status
     except BrokenPipeError:
         # Output piped into `head` and closed early: not an error worth a traceback.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -549,11 +549,24 @@ def test_parallel_matches_in_process(tmp_path):
     pd.testing.assert_series_equal(one["result"], two["result"])
 
 
-@pytest.mark.slow
-def test_sigkill_then_resume(tmp_path):
-    """Kill a real parallel run with SIGKILL after its first part file; the same
-    command then completes it with every seed exactly once."""
-    n = 300
+def _group_alive(pgid: int, seconds: float) -> bool:
+    """Whether a process of group ``pgid`` is still there after up to ``seconds``."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        if time.time() > deadline:
+            return True
+        time.sleep(0.05)
+
+
+def _signal_after_first_part(tmp_path, n: int, sig) -> tuple[int, str, bool]:
+    """Start a real parallel run of seeds 1..n, send ``sig`` to its parent process
+    once the first part file is written; return its exit status, its standard error
+    and whether any process it started outlived it, after checking that the kill landed mid-run and that the same command then
+    completes the run with every seed exactly once."""
     cmd = [
         sys.executable, "-m", "solver.cli", "winrate", GAME, "--deals", str(n), "--jobs", "2",
         "--chunk-size", "5", "--max-nodes", "20000", "--out", str(tmp_path), "--no-progress",
@@ -568,8 +581,10 @@ def test_sigkill_then_resume(tmp_path):
             assert proc.poll() is None, proc.stderr.read().decode()
             assert time.time() < deadline, "no part file within 120 s"
             time.sleep(0.01)
-        proc.send_signal(signal.SIGKILL)  # the parent only: its workers are orphaned
+        proc.send_signal(sig)  # the parent only
         proc.wait(timeout=30)
+        status, stderr = proc.returncode, proc.stderr.read().decode()
+        group_left = _group_alive(proc.pid, seconds=10)
     finally:
         # Tidy up whatever the run started (its own session), killed or not.
         try:
@@ -586,3 +601,23 @@ def test_sigkill_then_resume(tmp_path):
     assert sorted(rows["seed"]) == list(range(1, n + 1))  # all present, none twice
     assert not list(f.glob(f"{batch.TMP_PREFIX}*")) and batch.part_files(f) == []
     assert f"{n} deals" in done.stdout
+    return status, stderr, group_left
+
+
+@pytest.mark.slow
+def test_sigkill_then_resume(tmp_path):
+    """SIGKILL to the parent (its workers are orphaned): the same command resumes."""
+    status, _, _ = _signal_after_first_part(tmp_path, 300, signal.SIGKILL)
+    assert status == -signal.SIGKILL
+
+
+@pytest.mark.slow
+def test_sigterm_stops_cleanly_then_resume(tmp_path):
+    """SIGTERM to the parent stops it as Ctrl-C does: one line, exit status 143, no
+    traceback from the workers (which the parent shuts down: none is left), and the
+    same command resumes."""
+    status, stderr, group_left = _signal_after_first_part(tmp_path, 300, signal.SIGTERM)
+    assert status == 143, stderr
+    assert not group_left
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    assert stderr.splitlines()[-1].startswith("patience: terminated (finished work is saved")
