@@ -7,7 +7,9 @@ What must hold, and why each check can fail:
   deal the complete search calls lost ends UNKNOWN;
 - it finds most wins of the reduced deals: a sampler that ignored its policy or a
   playout that stopped early would not;
-- adapting a policy to a line makes that line more likely (a sign slip fails it);
+- adapting a policy to a line makes that line more likely (a sign slip fails it, and
+  so would a playout and an adaptation that read a move's entry under different
+  contexts);
 - the search is resumable: run in slices of one move or in one call, the same line
   and the same count of moves (all of its state lives in the caller's arrays);
 - a game's ``may_return`` that says no line can repeat a state (then playouts skip
@@ -95,8 +97,9 @@ def _line_logp(game, st, pol, line):
     total = 0.0
     for m in line:
         n = int(game.gen_moves(st, moves, 0))
-        w = [math.exp(pol[code(int(x))]) for x in moves[:n]]
-        total += math.log(math.exp(pol[code(m)]) / sum(w))
+        ctx = int(game.nrpa_context(st))
+        w = [math.exp(pol[code(int(x), ctx)]) for x in moves[:n]]
+        total += math.log(math.exp(pol[code(m, ctx)]) / sum(w))
         game.apply_move(st, m)
     return total
 
@@ -163,6 +166,34 @@ def test_adapting_to_a_line_makes_it_likelier(name):
     assert _same(game, st, st0)
     after = _line_logp(game, st0.copy(), pol, line)
     assert after > before + 1.0, (before, after)
+
+
+def test_grand_duchess_policy_entries_depend_on_the_round():
+    """nrpa_context: Grand Duchess's is the round (the redeals taken along a random
+    line), and one move's entries in two rounds differ; a game without its own
+    context (Baker's Dozen) has 0 throughout."""
+    game = get_game("grand-duchess")
+    st = game.initial_state(seeded_deck(5, game.PACKS), {})
+    rng = np.random.default_rng(3)
+    moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
+    redeals, contexts = 0, set()
+    while (n := int(game.gen_moves(st, moves, 0))) > 0:
+        assert game.nrpa_context(st) == redeals
+        contexts.add(redeals)
+        m = int(moves[rng.integers(n)])
+        game.apply_move(st, m)
+        redeals += m == game.REDEAL
+    assert contexts == {0, 1, 2, 3}
+    code = game.nrpa_code
+    assert all(code(m, 0) != code(m, 1) for m in range(1, 2000))
+    bd = get_game("bakers-dozen")
+    st = bd.initial_state(seeded_deck(5), {})
+    for _ in range(30):
+        assert bd.nrpa_context(st) == 0
+        n = int(bd.gen_moves(st, moves, 0))
+        if n == 0:
+            break
+        bd.apply_move(st, int(moves[rng.integers(n)]))
 
 
 @pytest.mark.parametrize("name", ["grand-duchess", "bakers-dozen", "duchess"])

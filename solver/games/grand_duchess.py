@@ -651,4 +651,13 @@ def may_return(st):
     return False
 
 
+@njit(cache=True)
+def nrpa_context(st):
+    """What a move's NRPA policy entry depends on besides the move (solver/search/
+    nrpa.py): the round.  Playing a card home, or dealing, means different things in
+    the first round (it shapes the next round's stock) and in the last (it only
+    clears the way); one weight for both made the policy learn the two at odds."""
+    return st[ROUND]
+
+
 specialise_engines(globals())  # the engines compiled against these kernels: dfs() and astar()

@@ -99,6 +99,11 @@ class GameModule(Protocol):
         playouts skip their loop check when not); a game that does not define it
         gets True (solver.search.specialise_engines)."""
 
+    def nrpa_context(self, st: np.ndarray) -> int:
+        """A small number that NRPA's policy entries depend on besides the move (so that
+        one move can be learnt as good in one phase of a game and bad in another); a
+        game that does not define it gets 0."""
+
     # -- the engines, specialised (solver.search.specialise)
 
     def dfs(self, st, table, gen, max_nodes, slice_nodes, moves, count, nxt, scores, path, ctx) -> int:

@@ -59,6 +59,8 @@ def specialise_engines(game_globals: dict) -> None:
     game_globals.setdefault("DEAD_MEMO", False)  # dfs.dfs_dead: a game may set it True
     if "may_return" not in game_globals:  # nrpa's loop check: a game may define its own
         specialise(game_globals, (nrpa.may_return,))
+    if "nrpa_context" not in game_globals:  # what else a move's policy entry depends on
+        specialise(game_globals, (nrpa.nrpa_context,))
     specialise(game_globals, dfs.TEMPLATES, dfs.HELPERS)
     specialise(game_globals, nrpa.TEMPLATES, nrpa.HELPERS)
     specialise(game_globals, astar.TEMPLATES, astar.HELPERS)

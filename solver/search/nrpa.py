@@ -83,9 +83,11 @@ class NrpaWork:
         return int(self.ctx[NRPA_NODES])
 
 
-def nrpa_code(m):
-    """The policy entry of move m (a hash of its code)."""
-    h = m ^ (m >> 29)
+def nrpa_code(m, context):
+    """The policy entry of move m in a state of ``context`` (nrpa_context: a hash of
+    the two)."""
+    h = m ^ (context << 40)
+    h = h ^ (h >> 29)
     h = h * 0x2545F4914F6CDD1D
     h = h ^ (h >> 32)
     return h & ((1 << POLICY_BITS) - 1)
@@ -114,6 +116,7 @@ def nrpa_playout(st, seen, pol, moves, weights, seq, ctx):
     won = False
     while length < seq.shape[0]:
         n = gen_moves(st, moves, 0)
+        context = nrpa_context(st)
         k = 0
         total = 0.0
         for i in range(n):
@@ -125,7 +128,7 @@ def nrpa_playout(st, seen, pol, moves, weights, seq, ctx):
                 undo_move(st, m)
             if fresh:
                 moves[k] = m
-                weights[k] = np.exp(pol[nrpa_code(m)])
+                weights[k] = np.exp(pol[nrpa_code(m, context)])
                 total += weights[k]
                 k += 1
         if k == 0:
@@ -158,16 +161,17 @@ def nrpa_adapt(st, pol, seq, length, moves, weights):
     comes up twice on the line)."""
     for d in range(length):
         n = gen_moves(st, moves, 0)
+        context = nrpa_context(st)
         total = 0.0
         for i in range(n):
-            weights[i] = np.exp(pol[nrpa_code(moves[i])])
+            weights[i] = np.exp(pol[nrpa_code(moves[i], context)])
             total += weights[i]
         # the update of one state uses that state's probabilities before the update
         for i in range(n):
             weights[i] = ALPHA * weights[i] / total
         for i in range(n):
-            pol[nrpa_code(moves[i])] -= weights[i]
-        pol[nrpa_code(seq[d])] += ALPHA
+            pol[nrpa_code(moves[i], context)] -= weights[i]
+        pol[nrpa_code(seq[d], context)] += ALPHA
         apply_move(st, seq[d])
     for d in range(length - 1, -1, -1):
         undo_move(st, seq[d])
@@ -237,6 +241,12 @@ def may_return(st):
     """The default for a game that does not define it: a line from st may come back
     to a state it has been in."""
     return True
+
+
+def nrpa_context(st):
+    """The default for a game that does not define it: a move's policy entry depends on
+    the move alone."""
+    return 0
 
 
 TEMPLATES = (nrpa_code, nrpa_random, nrpa_playout, nrpa_adapt, nrpa)
