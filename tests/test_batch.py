@@ -563,10 +563,11 @@ def _group_alive(pgid: int, seconds: float) -> bool:
 
 
 def _signal_after_first_part(tmp_path, n: int, sig) -> tuple[int, str, bool]:
-    """Start a real parallel run of seeds 1..n, send ``sig`` to its parent process
-    once the first part file is written; return its exit status, its standard error
-    and whether any process it started outlived it, after checking that the kill landed mid-run and that the same command then
-    completes the run with every seed exactly once."""
+    """Start a real parallel run of seeds 1..n and send ``sig`` to its parent process
+    once the first part file is written.  Check that the kill landed mid-run and that
+    the same command then completes the run with every seed exactly once; return the
+    killed run's exit status, its standard error and whether any process it started
+    outlived it."""
     cmd = [
         sys.executable, "-m", "solver.cli", "winrate", GAME, "--deals", str(n), "--jobs", "2",
         "--chunk-size", "5", "--max-nodes", "20000", "--out", str(tmp_path), "--no-progress",

@@ -188,6 +188,7 @@ def test_grand_duchess_policy_entries_depend_on_the_round():
     assert all(code(m, 0) != code(m, 1) for m in range(1, 2000))
     bd = get_game("bakers-dozen")
     st = bd.initial_state(seeded_deck(5), {})
+    moves = np.zeros(bd.MAX_MOVES, dtype=np.int64)
     for _ in range(30):
         assert bd.nrpa_context(st) == 0
         n = int(bd.gen_moves(st, moves, 0))
