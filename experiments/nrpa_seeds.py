@@ -39,8 +39,13 @@ def main(argv=None) -> int:
         return 2
     won = []
     for seed in args.seeds:
-        r = solve_deal(args.game, variant, seeded_deck(seed, game.PACKS), algorithm="nrpa", max_nodes=args.max_nodes,
-                       seconds=args.seconds, shorten="none", **setup_kwargs(args.game, seed))
+        try:
+            r = solve_deal(args.game, variant, seeded_deck(seed, game.PACKS), algorithm="nrpa",
+                           max_nodes=args.max_nodes, seconds=args.seconds, shorten="none",
+                           **setup_kwargs(args.game, seed))
+        except (PatienceError, ValueError, OverflowError) as e:
+            print(f"nrpa_seeds: seed {seed}: {e}", file=sys.stderr)
+            return 2
         print(seed, r.result, r.nodes, f"{r.seconds:.1f}", flush=True)
         if r.result == "won":
             won.append(r.nodes)
