@@ -73,6 +73,11 @@ class GameModule(Protocol):
     def is_dead(self, st: np.ndarray) -> bool:
         """True only for states proven lost."""
 
+    def root_dead(self, st: np.ndarray) -> bool:
+        """True only for states proven lost, by a test too costly for every node: the
+        portfolio runs it once, on the deal's start; a game that does not define it
+        gets False (solver.search.specialise_engines)."""
+
     def score(self, st: np.ndarray) -> int:
         """Move ordering: lower is tried first."""
 

@@ -61,6 +61,8 @@ def specialise_engines(game_globals: dict) -> None:
         specialise(game_globals, (nrpa.may_return,))
     if "nrpa_context" not in game_globals:  # what else a move's policy entry depends on
         specialise(game_globals, (nrpa.nrpa_context,))
+    if "root_dead" not in game_globals:  # a costlier dead-end test of the root: none
+        specialise(game_globals, (dfs.root_dead,))
     specialise(game_globals, dfs.TEMPLATES, dfs.HELPERS)
     specialise(game_globals, nrpa.TEMPLATES, nrpa.HELPERS)
     specialise(game_globals, astar.TEMPLATES, astar.HELPERS)

@@ -58,6 +58,12 @@ class DfsWork:
         self.ctx[:] = 0
 
 
+def root_dead(st):
+    """The default of a game's costlier dead-end test of a search's root (none):
+    solver.search.portfolio runs it once per deal, beside is_dead."""
+    return False
+
+
 def dfs_dead(st, dead, dgen):
     """is_dead(st), remembered in the table ``dead`` under number ``dgen`` (one number
     per deal; 0: nothing remembered) when the game sets DEAD_MEMO, for dead-end tests

@@ -412,7 +412,8 @@ class Workspace:
         if key in self.warm:
             return
         st = st0.copy()
-        game.is_dead(st)  # solve_deal's dead-end test of the root, before the clock
+        game.is_dead(st)  # solve_deal's dead-end tests of the root, before the clock
+        game.root_dead(st)
         if engine == "dfs":
             w = DfsWork(2, game.MAX_MOVES)
             game.dfs(st, new_table(0), 1, new_table(0), 1, 1, SLICE, w.moves, w.count, w.nxt, w.scores, w.path, w.ctx)
@@ -703,8 +704,13 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
     ws.load(game, st0, algorithm if algorithm in ("astar", "nrpa") else "dfs")
     ws.dead_gen += 1  # a new deal: the memo's dead ends are of the last one
     dead_end = bool(game.is_dead(st0.copy()))
+    # the root's costlier test, if the game has one; a loss it proves needs no search
+    root_lost = not dead_end and bool(game.root_dead(st0.copy()))
+    dead_end = dead_end or root_lost
     clock = Clock(seconds)
-    if algorithm == "astar":
+    if root_lost:
+        status, nodes, raw, stop = LOST, 0, [], ""
+    elif algorithm == "astar":
         a = best_first_attempt(ws, game, st0.copy(), max_nodes, clock, greedy=0)
         status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
     elif algorithm == "nrpa":
