@@ -55,7 +55,7 @@ W0 = 24  # move-ordering weights (set_profile), 4 entries, then noise mask and s
 C0 = 32  # columns: st[C0 + col * CAP + pos]
 S0 = C0 + MAXC * CAP  # scratch: is_dead's (colof, posof, nfree, reach) in 5 x 52, then 4 for blockers
 HS0 = S0 + 5 * 52 + 4  # scratch of the host count (bakers_dozen_hosts.py)
-STATE_LEN = HS0 + 5 * 52 + 13
+STATE_LEN = HS0 + 340
 PACK_LEN = MAXC + 52  # heights then cards, column by column
 MAX_MOVES = 13 * 14 + 16  # generous bound on moves from one state
 # The portfolio's short attempts search in random orders, not noisy versions of
@@ -458,9 +458,22 @@ def unpack(row, st):
 from .bakers_dozen_hosts import HOSTS_LEN, hosts_dead  # noqa: E402
 
 assert HOSTS_LEN <= STATE_LEN - HS0
-# The root only: 0.2 ms a deal on average, up to 15 ms, where is_dead takes about 2 us;
-# a DFS running an early form of it at every node (seeds 3, 217, 247, 258 without the
-# king rule) went 5 to 7 times slower and proved none of the four lost in 60 s.
-root_dead = hosts_dead
+
+
+@njit(cache=True)
+def root_dead(st):
+    """The host count, run once on a deal's start, when some king lies on a card.
+
+    Not at every node: it costs milliseconds where is_dead costs about 2 us, and a DFS
+    running an early form of it at every node (seeds 3, 217, 247, 258 without the king
+    rule) went 5 to 7 times slower and proved none of the four lost in 60 s.  Not with
+    the kings at the bottom (the king rule): there it decided none of the million-deal
+    run's 2,957 lost or unknown deals, at 8 ms a deal on seeds 1..2,000."""
+    king = st[NRANKS] - 1
+    for col in range(st[NCOLS]):
+        for p in range(1, st[H0 + col]):
+            if st[C0 + col * CAP + p] % 13 == king:
+                return hosts_dead(st)
+    return False
 
 specialise_engines(globals())  # the engines compiled against these kernels: dfs() and astar()

@@ -23,6 +23,25 @@ would be a host for anything, so the test is off under the other rules):
   outnumber the cards of rank r + 1 outside HOME(c), other than c, beneath no king of
   NOT(c), the state has no win.  A displaced king of NOT(c) has no possible place at
   all (nothing is of rank K + 1).
+* Foundations.  HOME(c) and NOT(c) only bound the foundation just before c's move: the
+  test tries every foundation F within those bounds (c's suit at c's rank) that no card
+  home from under a king not home rules out, with HOME and NOT read off F; c is lost
+  when every F fails, and the state when some c is.
+* Prefixes.  In each column the cards still in their places (on the card they were
+  dealt on, or at the bottom) are a run from the bottom: a card leaves only from the
+  top, and one that comes back onto its old neighbour is in its place again.  Only the
+  run's top card can have a card resting on it; the others lie under cards in their
+  places.  Every other card that is not home rests on some card.  So with F fixed, a
+  column whose lowest gone card (home, or c) is at position g keeps in place some run
+  ending at a position t below g (t at least the highest king there, which cannot
+  leave; c itself if c is in place, c then taking no card), and every card from t + 1
+  up that is not home rests on a card one rank higher.  The count must be met by some
+  choice of t per column, where the places of rank r + 1 are the resting cards of that
+  rank (not c) and the tops of that rank (not c).  The choices are searched depth
+  first; a branch is cut when its cards of some rank already outnumber the places of
+  the next rank even with every place the unchosen columns could add (a deeper t adds
+  places and cards, never removes one).  Once a call has spent MAX_PREFIXES nodes on
+  these searches they claim nothing more (each F left counts as met).
 
 Example (seed 74 without the king rule): KC lies on AH and KD on 3C, so just before KC
 goes home every diamond and club but KC is home and no heart is; QH (on TC, 8C, AD)
@@ -44,7 +63,19 @@ BELOW0 = HS0 + 156  # per card: the cards beneath it
 RANK0 = HS0 + 208  # per rank: the tableau's cards of that rank
 LO0 = HS0 + 221  # per suit: the foundation range just before c's move
 HI0 = HS0 + 225
-HOSTS_LEN = 229
+Q0 = HS0 + 229  # per column: its top in place when nothing else has left
+KOPT0 = HS0 + 242  # per column: how many in-place prefixes it can have
+IDX0 = HS0 + 255  # per column: the prefix tried
+NEED0 = HS0 + 268  # per rank: cards that rest on another
+HOST0 = HS0 + 281  # per rank: cards that can take one
+FLOOR0 = HS0 + 294  # per column: its highest king beneath the cards gone, -1 if none
+ACT0 = HS0 + 307  # the columns with a choice
+SPARE0 = HS0 + 320  # per rank: places the columns not yet chosen could add
+LEFT0 = HS0 + 333  # nodes of the searches of prefixes left to this call
+HOSTS_LEN = 334
+# Nodes of the searches of prefixes in one call of hosts_dead, beyond which they claim
+# nothing more (bounds its time: about 0.1 s)
+MAX_PREFIXES = 2_000_000
 
 
 @njit(cache=True, inline="always")
@@ -62,6 +93,7 @@ def hosts_dead(st):
     """True only if the state is lost, by the host count (module docstring)."""
     if st[EMPTY] != 0:
         return False
+    st[LEFT0] = MAX_PREFIXES
     ncols = st[NCOLS]
     king = st[NRANKS] - 1
     for r in range(13):
@@ -197,6 +229,118 @@ def _count_fails(st, c, ncols, king, f0, f1, f2, f3):
             return True
         if need > _bits(st[RANK0 + r + 1] & ~gone & ~covered):
             return True
-    return False
+    return _prefixes_fail(st, c, home, ncols, king)
+
+
+@njit(cache=True)
+def _prefixes_fail(st, c, home, ncols, king):
+    """The count with the cards still in their places taken into account (module
+    docstring, "Prefixes"): True if no choice of each column's in-place prefix meets
+    every rank's count; False too once the call has spent MAX_PREFIXES nodes on them."""
+    q0 = st[Q0:Q0 + 13]
+    kopt = st[KOPT0:KOPT0 + 13]
+    idx = st[IDX0:IDX0 + 13]
+    floor0 = st[FLOOR0:FLOOR0 + 13]
+    act = st[ACT0:ACT0 + 13]
+    need = st[NEED0:NEED0 + 13]
+    host = st[HOST0:HOST0 + 13]
+    spare = st[SPARE0:SPARE0 + 13]  # per rank: places the undecided columns could still add
+    for r in range(13):
+        need[r] = 0
+        host[r] = 0
+        spare[r] = 0
+    m = 0
+    for col in range(ncols):
+        base = C0 + col * CAP
+        h = st[H0 + col]
+        low = h  # the lowest card gone (home, or c), if any
+        for p in range(h):
+            y = st[base + p]
+            if y == c or (home >> y) & 1:
+                low = p
+                break
+        c_here = low < h and st[base + low] == c
+        floor = -1  # the highest king beneath it (not home, as nothing beneath it is)
+        for p in range(low):
+            if st[base + p] % 13 == king:
+                floor = p
+        for p in range(low + 1, h):  # the cards that must have left
+            y = st[base + p]
+            if not (home >> y) & 1:
+                need[y % 13] += 1
+                if y != c:
+                    host[y % 13] += 1
+        q = low if c_here else low - 1  # the top in place when nothing else has left
+        q0[col] = q
+        floor0[col] = floor
+        idx[col] = 0
+        kopt[col] = 1
+        if q < 0:
+            continue
+        if st[base + q] != c:
+            host[st[base + q] % 13] += 1
+        kopt[col] = q - floor + 1
+        if kopt[col] > 1:
+            act[m] = col
+            m += 1
+            _spare(st, col, q, floor, spare, 1)
+    # depth-first over the columns' choices, each deeper choice adding places and cards
+    # that need one; a branch is cut when even every place still possible is too few
+    d = 0
+    if m > 0:
+        _spare(st, act[0], q0[act[0]], floor0[act[0]], spare, -1)
+    while True:
+        st[LEFT0] -= 1
+        if st[LEFT0] < 0:
+            return False  # no claim
+        ok = need[king] == 0
+        if ok:
+            for r in range(king):
+                if need[r] > host[r + 1] + spare[r + 1]:
+                    ok = False
+                    break
+        if ok:
+            if d >= m - 1:
+                return False  # every column chosen (spare is 0): the count is met
+            d += 1
+            col = act[d]
+            idx[col] = 0
+            _spare(st, col, q0[col], floor0[col], spare, -1)
+            continue
+        while True:  # the next choice at depth d, or back up
+            if m == 0:
+                return True
+            col = act[d]
+            if idx[col] + 1 < kopt[col]:
+                idx[col] += 1
+                _leave(st, col, q0[col], idx[col], need, host, 1)
+                break
+            for i in range(idx[col], 0, -1):
+                _leave(st, col, q0[col], i, need, host, -1)
+            idx[col] = 0
+            _spare(st, col, q0[col], floor0[col], spare, 1)
+            d -= 1
+            if d < 0:
+                return True
+
+
+@njit(cache=True, inline="always")
+def _spare(st, col, q, floor, spare, sign):
+    """The places a column's deepest choice adds to its first: the cards from the
+    highest king beneath (or the bottom) up to the card under its first top."""
+    base = C0 + col * CAP
+    for p in range(max(floor, 0), q):
+        spare[st[base + p] % 13] += sign
+
+
+@njit(cache=True, inline="always")
+def _leave(st, col, q, i, need, host, sign):
+    """Choice i of a column after choice i - 1: the card at q - i + 1 leaves its place
+    too (it needs a place; as a place it replaces itself as the top, except c, which is
+    neither), and the card beneath it becomes the top in place."""
+    base = C0 + col * CAP
+    need[st[base + q - i + 1] % 13] += sign
+    if q - i >= 0:
+        host[st[base + q - i] % 13] += sign
 
 
