@@ -22,6 +22,7 @@ from solver.search.portfolio import search
 from solver.solve import solve_deal
 
 from oracle_search import Oracle, first_dead_states_are_lost, packed
+from test_bakers_dozen_dead import walk_states
 
 NO_KING_RULE = {"kings_to_bottom": False}
 
@@ -115,18 +116,6 @@ def _some_prefixes_meet(cols, home, c, king, mutant, limit=20_000) -> bool:
         if need[king] == 0 and all(need[r] <= places[r + 1] for r in range(king)):
             return True
     return False
-
-
-def walk_states(deck, variant, ranks, columns, rng, steps=40):
-    st = bd.initial_state(deck, variant, ranks=ranks, columns=columns)
-    moves = np.zeros(bd.MAX_MOVES, dtype=np.int64)
-    yield st.copy()
-    for _ in range(steps):
-        n = bd.gen_moves(st, moves, 0)
-        if n == 0:
-            return
-        bd.apply_move(st, moves[rng.integers(n)])
-        yield st.copy()
 
 
 @pytest.mark.parametrize("kings", [False, True])
