@@ -28,3 +28,14 @@ def test_license_and_links():
     # the README links the project's own copies, never a folder outside the clone
     assert "../shared/" not in readme
     assert "docs/RULES.md" in readme and "docs/NOTATION.md" in readme
+
+
+@pytest.mark.parametrize("name", ["DESIGN.md", "PLAYERS.md", "CLUSTER.md"])
+def test_design_docs_say_each_point_once(name):
+    # an edit once pasted one bullet into every position of DESIGN.md (73 MB):
+    # each bullet's opening line appears once, and the file stays readable
+    text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    assert len(text) < 400_000, f"docs/{name} is {len(text):,} characters"
+    heads = [line for line in text.splitlines() if line.startswith("- **")]
+    repeated = sorted({h for h in heads if heads.count(h) > 1})
+    assert not repeated, f"docs/{name} repeats: {repeated[:3]}"
