@@ -2,7 +2,7 @@
 
     solve_deal(game_name, variant, deck, algorithm="auto", max_nodes=..., seconds=..., tt_mb=...)
         -> SolveResult(result="won"|"lost"|"unknown", moves=[move strings], nodes=int, seconds=float,
-                       stop=""|"nodes"|"time"|"depth"|"memory", proof=""|"dead_end"|"search")
+                       stop=""|"nodes"|"time"|"depth"|"memory", proof=""|"dead_end"|"root_dead"|"search")
 
 The algorithms (``auto``, ``dfs``, ``astar``) and the restart portfolio are described
 in solver/search/portfolio.py; ``nrpa``, a rare-win search that proves nothing lost, in
@@ -25,7 +25,7 @@ SECONDS = 60.0  # time budget of a deal
 TT_MB = 64  # transposition table, megabytes
 
 STOPS = ("nodes", "time", "depth", "memory")
-PROOFS = ("dead_end", "search")
+PROOFS = ("dead_end", "root_dead", "search")
 
 
 @dataclass
@@ -39,7 +39,8 @@ class SolveResult:
     # prove the loss), "memory" (A*'s node store full)
     stop: str = ""
     # "" unless lost, else "dead_end" (the game's dead-end test holds for the deal as
-    # dealt) or "search" (the searches went through every reachable state)
+    # dealt), "root_dead" (its costlier test of the deal as dealt does: Baker's Dozen's
+    # host count) or "search" (the searches went through every reachable state)
     proof: str = ""
     found: int = 0  # moves (lines) of the win as the search found it, before shortening (0: not won)
     shorten_seconds: float = 0.0  # shortening the win (not in ``seconds``)
@@ -131,7 +132,7 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
         if not check.won:
             raise RuntimeError(f"solver bug: its solution does not replay: {check.error}")
     result = {LOST: "lost", WON: "won"}.get(out.status, "unknown")
-    proof = ("dead_end" if out.dead_end else "search") if result == "lost" else ""
+    proof = ("root_dead" if out.root_test else "dead_end" if out.dead_end else "search") if result == "lost" else ""
     found = len(_lines(game, out.raw)) if result == "won" else 0
     return SolveResult(result, moves, out.nodes, out.seconds, out.stop if result == "unknown" else "", proof,
                        found, shortening)

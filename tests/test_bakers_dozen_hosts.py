@@ -184,9 +184,13 @@ def test_seed_74_by_hand():
 def test_the_root_test_decides_seed_74():
     st = bd.initial_state([int(c) for c in seeded_deck(74)], NO_KING_RULE)
     out = search(bd, st, "auto", max_nodes=1000, seconds=10, tt_mb=1)
-    assert out.dead_end and out.nodes == 0
+    assert out.dead_end and out.root_test and out.nodes == 0
     r = solve_deal("bakers-dozen", NO_KING_RULE, [int(c) for c in seeded_deck(74)], "dfs", max_nodes=1000, seconds=10)
-    assert r.result == "lost" and r.proof == "dead_end"
+    assert r.result == "lost" and r.proof == "root_dead"  # named apart from is_dead's proofs
+    # seed 1's root is dead by the cheap test: its proof keeps that name
+    one = solve_deal("bakers-dozen", NO_KING_RULE, [int(c) for c in seeded_deck(1)], "dfs", max_nodes=1000, seconds=10)
+    assert bd.is_dead(bd.initial_state([int(c) for c in seeded_deck(1)], NO_KING_RULE))
+    assert one.result == "lost" and one.proof == "dead_end"
 
 
 def test_no_state_of_a_winning_line_is_called_lost():
@@ -283,3 +287,47 @@ def test_the_oracle_check_catches_a_broken_argument(mutant):
 
     with pytest.raises(AssertionError):
         _check(dead, want=200)
+
+
+def test_relabel_names_the_root_test_in_stored_rows(tmp_path):
+    """experiments/relabel_root_proofs.py: rows stored before the proof was named read
+    "dead_end"; it renames those only the host count decides (seed 74), keeps is_dead's
+    (seed 1) and every other column, records itself, and a second run changes nothing."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    import pandas as pd
+
+    from solver.batch import store
+    from solver.variants import parse_variant
+
+    spec = importlib.util.spec_from_file_location(
+        "relabel", Path(__file__).resolve().parent.parent / "experiments" / "relabel_root_proofs.py")
+    relabel = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(relabel)
+    folder = tmp_path / "runs" / "bakers-dozen" / "kings_to_bottom=false"
+    folder.mkdir(parents=True)
+    variant = parse_variant("bakers-dozen", bd.VARIANTS, ["kings_to_bottom=false"])
+    store.write_command(folder, "bakers-dozen", "kings_to_bottom=false", variant, "patience winrate ...")
+
+    def row(seed, result, proof, nodes):
+        return {"seed": seed, "game": "bakers-dozen", "variant": "kings_to_bottom=false", "algorithm": "auto",
+                "result": result, "proof": proof, "stop": "nodes" if result == "unknown" else "", "nodes": nodes,
+                "seconds": 0.01, "solution_length": -1, "max_nodes": 1000, "max_seconds": 10.0, "tt_mb": 1.0}
+
+    store.write_part(folder, [row(1, "lost", "dead_end", 1), row(74, "lost", "dead_end", 0),
+                              row(3, "unknown", "", 1000)])
+    store.fold(folder)
+    before = store.read_rows(folder)
+    assert relabel.main(["--out", str(tmp_path)]) == 0
+    after = store.read_rows(folder)
+    assert dict(zip(after["seed"], after["proof"].astype(str))) == {1: "dead_end", 3: "", 74: "root_dead"}
+    pd.testing.assert_frame_equal(before.drop(columns="proof"), after.drop(columns="proof"))
+    meta = json.loads((folder / store.COMMAND).read_text())
+    assert [r["rows"] for r in meta["relabels"]] == [1] and meta["runs"] == []
+    # later runs keep the record; a second relabel finds nothing to change
+    store.write_command(folder, "bakers-dozen", "kings_to_bottom=false", variant, "patience winrate ...")
+    assert relabel.main(["--out", str(tmp_path)]) == 0
+    assert len(json.loads((folder / store.COMMAND).read_text())["relabels"]) == 1
+    assert store.read_rows(folder)["proof"].astype(str).tolist() == after["proof"].astype(str).tolist()

@@ -512,6 +512,19 @@ def test_report_shows_the_deeper_sample(tmp_path):
     assert table.loc[0, "lost_dead_end"] == 10 and table.loc[0, "lost_search"] == 0
 
 
+def test_lost_rows_are_counted_by_each_proof():
+    """Each proof has its own count and words, Baker's Dozen's root test among them; a
+    value the report does not know reads as unrecorded rather than vanish."""
+    from solver.batch import report
+
+    proofs = ["search", "dead_end", "dead_end", "root_dead", "root_dead", "root_dead", "unrecorded", "odd"]
+    df = pd.DataFrame({"result": ["lost"] * len(proofs) + ["won", "unknown"], "proof": proofs + ["", ""]})
+    s = report.summarize_rows(df)
+    assert (s["lost"], s["lost_search"], s["lost_dead_end"], s["lost_root_dead"], s["lost_unrecorded"]) == (8, 1, 2, 3, 2)
+    assert report.proof_text(s) == ("search 1, dead-end test at the root 2, root test (Baker's Dozen: the host count) 3,"
+                                    " proof unrecorded 2")
+
+
 def test_redeal_plot_marks_the_deeper_sample(tmp_path, monkeypatch):
     """experiments/plot_redeals.py: paired points over the common seeds, and the
     retried sample beside the redeals=2 point only."""

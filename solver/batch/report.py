@@ -11,7 +11,9 @@ from ..stats import mcnemar_p, summarize
 from . import monotone, store
 from .paths import DEFAULT_OUT, game_title, report_folder
 
-PROOFS = {"search": "search", "dead_end": "dead-end test at the root", "unrecorded": "unrecorded"}
+# a lost row's proof -> its words, in the report's order ("unrecorded": rows older than the column)
+PROOFS = {"search": "search", "dead_end": "dead-end test at the root",
+          "root_dead": "root test (Baker's Dozen: the host count)", "unrecorded": "proof unrecorded"}
 
 
 class Variant(tuple):
@@ -49,9 +51,10 @@ def summarize_rows(df: pd.DataFrame) -> dict:
     """stats.summarize of the rows' results, plus the lost rows counted by proof."""
     s = summarize(df["result"])
     proof = df.loc[df["result"] == "lost", "proof"].astype(object) if len(df) else pd.Series([], dtype=object)
-    s["lost_search"] = int((proof == "search").sum())
-    s["lost_dead_end"] = int((proof == "dead_end").sum())
-    s["lost_unrecorded"] = s["lost"] - s["lost_search"] - s["lost_dead_end"]
+    for kind in PROOFS:
+        s[f"lost_{kind}"] = int((proof == kind).sum())
+    # any other value (none is written) counts as unrecorded rather than vanish
+    s["lost_unrecorded"] += s["lost"] - sum(s[f"lost_{kind}"] for kind in PROOFS)
     return s
 
 
@@ -70,9 +73,7 @@ def pct(x) -> str:
 
 def proof_text(s: dict) -> str:
     """'search 3, dead-end test at the root 4' (the proofs of the lost deals), or ''."""
-    parts = [(s.get("lost_search", 0), PROOFS["search"]), (s.get("lost_dead_end", 0), PROOFS["dead_end"]),
-             (s.get("lost_unrecorded", 0), "proof unrecorded")]
-    return ", ".join(f"{label} {n}" for n, label in parts if n)
+    return ", ".join(f"{label} {s[f'lost_{kind}']}" for kind, label in PROOFS.items() if s.get(f"lost_{kind}", 0))
 
 
 def lost_text(s: dict) -> str:
@@ -130,9 +131,7 @@ def report_table(variants: dict) -> pd.DataFrame:
                 "seeds": _seed_range(df["seed"]),
                 "won": s["won"],
                 "lost": s["lost"],
-                "lost_search": s["lost_search"],
-                "lost_dead_end": s["lost_dead_end"],
-                "lost_unrecorded": s["lost_unrecorded"],
+                **{f"lost_{kind}": s[f"lost_{kind}"] for kind in PROOFS},
                 "unknown": s["unknown"],
                 **{k: s[k] for k in SUMMARY_COLUMNS},
                 "median_seconds": float(df["seconds"].median()),
@@ -268,8 +267,7 @@ def retry_sample(df: pd.DataFrame, runs: list[dict], superseded: pd.DataFrame | 
 
 
 def _lost_cell(r) -> str:
-    return proof_text({"lost_search": r.lost_search, "lost_dead_end": r.lost_dead_end,
-                       "lost_unrecorded": r.lost_unrecorded}) or "-"
+    return proof_text({f"lost_{kind}": getattr(r, f"lost_{kind}") for kind in PROOFS}) or "-"
 
 
 def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: list[str],
@@ -282,7 +280,9 @@ def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: 
         "as bounds instead: lower = unknown counted lost, upper = unknown counted won, and in "
         "brackets the lower end of the lower bound's Wilson interval and the upper end of the "
         "upper bound's.  Lost deals are counted by their proof: the search exhausted every "
-        "reachable state, or the game's dead-end test fired at the root.",
+        "reachable state, the game's dead-end test fired at the root, or its costlier root "
+        "test did (Baker's Dozen's host count; before it was named, such rows read as the "
+        "dead-end test).",
         "",
         "| variant | deals | seeds | won | lost | lost by proof | unknown | rate | 95% interval | lower..upper | median s | max s | solver |",
         "| --- | ---: | --- | ---: | ---: | --- | ---: | ---: | --- | --- | ---: | ---: | --- |",

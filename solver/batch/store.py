@@ -64,7 +64,7 @@ SCHEMA = pa.schema([
     ("variant", _STR),
     ("algorithm", _STR),
     ("result", _STR),  # won | lost | unknown
-    ("proof", _STR),  # lost: search | dead_end (| unrecorded); else ""
+    ("proof", _STR),  # lost: search | dead_end | root_dead (| unrecorded); else ""
     ("stop", _STR),  # unknown: nodes | time | depth | memory (| unrecorded); else ""
     ("nodes", pa.int64()),
     ("seconds", pa.float32()),
@@ -342,9 +342,22 @@ def write_command(folder, game_name: str, vstr: str, variant: dict, command: str
     if record is not None:
         runs.append(record)
     meta = {"game": game_name, "variant": vstr, "options": variant,
-            "command": command or meta.get("command", ""), "commands": history, "runs": runs}
+            "command": command or meta.get("command", ""), "commands": history, "runs": runs,
+            **({"relabels": meta["relabels"]} if "relabels" in meta else {})}
+    _write_meta(folder, meta)
+
+
+def _write_meta(folder: Path, meta: dict) -> None:
     text = json.dumps(meta, indent=1) + "\n"
     atomic_write(folder / COMMAND, lambda tmp: Path(tmp).write_text(text))
+
+
+def add_relabel(folder, record: dict) -> None:
+    """Record in ``command.json`` (``relabels``) a change of stored labels that is not a
+    run (experiments/relabel_root_proofs.py: the verdicts stay, a proof gets its name)."""
+    meta = read_command(folder)
+    meta["relabels"] = list(meta.get("relabels", [])) + [record]
+    _write_meta(Path(folder), meta)
 
 
 # winrate's flags and what they take (the only command this parser reads)

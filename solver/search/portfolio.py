@@ -692,6 +692,7 @@ class Outcome:
     seconds: float
     stop: str  # "" when decided, else nodes | time | depth | memory
     dead_end: bool  # the game's dead-end test holds for the root state
+    root_test: bool = False  # its costlier root test (``root_dead``) proved the deal lost
 
 
 def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: float,
@@ -720,4 +721,4 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
     else:
         status, nodes, raw, stop = run_portfolio(ws, game, st0, max_nodes, clock, best_first=algorithm == "auto")
     elapsed = clock.elapsed()
-    return Outcome(status, int(nodes), raw, elapsed, stop if status == UNKNOWN else "", dead_end)
+    return Outcome(status, int(nodes), raw, elapsed, stop if status == UNKNOWN else "", dead_end, root_lost)
