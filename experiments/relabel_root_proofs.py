@@ -1,6 +1,6 @@
 """Name the root test in the proofs of stored lost rows (issue 19).
 
-    python experiments/relabel_root_proofs.py [--out results] [--game bakers-dozen]
+    python experiments/relabel_root_proofs.py [--out DIR (default: results)] [--game bakers-dozen]
 
 Until the ``root_dead`` proof was named, a deal that a game's costlier root test
 (Baker's Dozen's host count, ``root_dead``) proved lost was stored with the proof
@@ -28,7 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import solver  # noqa: E402
 from solver import deals  # noqa: E402
 from solver.batch import store  # noqa: E402
-from solver.batch.paths import DEFAULT_OUT  # noqa: E402
 from solver.games import get_game  # noqa: E402
 
 
@@ -88,7 +87,8 @@ def relabel_folder(folder: Path) -> tuple[int, int, list]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
-    ap.add_argument("--out", default=str(DEFAULT_OUT))
+    # the published rows by default (patience's own default, DEFAULT_OUT, is for users' runs)
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "results"))
     ap.add_argument("--game", default="bakers-dozen")
     args = ap.parse_args(argv)
     base = Path(args.out) / "runs" / args.game
