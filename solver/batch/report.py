@@ -281,8 +281,7 @@ def _markdown(game_name: str, table: pd.DataFrame, pairs: list[dict], commands: 
         "brackets the lower end of the lower bound's Wilson interval and the upper end of the "
         "upper bound's.  Lost deals are counted by their proof: the search exhausted every "
         "reachable state, the game's dead-end test fired at the root, or its costlier root "
-        "test did (Baker's Dozen's host count; before it was named, such rows read as the "
-        "dead-end test).",
+        "test did (Baker's Dozen's host count).",
         "",
         "| variant | deals | seeds | won | lost | lost by proof | unknown | rate | 95% interval | lower..upper | median s | max s | solver |",
         "| --- | ---: | --- | ---: | ---: | --- | ---: | ---: | --- | --- | ---: | ---: | --- |",
