@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import solver  # noqa: E402
 from solver import deals  # noqa: E402
 from solver.batch import store  # noqa: E402
+from solver.errors import PatienceError  # noqa: E402
 from solver.games import get_game  # noqa: E402
 
 
@@ -96,7 +97,11 @@ def main(argv=None) -> int:
         print(f"relabel_root_proofs: no runs of {args.game} under {args.out}", file=sys.stderr)
         return 2
     for folder in sorted(p for p in base.iterdir() if p.is_dir()):
-        changed, looked, neither = relabel_folder(folder)
+        try:
+            changed, looked, neither = relabel_folder(folder)
+        except PatienceError as e:  # another run is writing the folder, or it is unwritable
+            print(f"relabel_root_proofs: {e}", file=sys.stderr)
+            return 2
         print(f"{folder}: {looked} lost rows with proof dead_end looked at, {changed} relabelled root_dead,"
               f" {len(neither)} where neither test holds today (kept){': ' + str(neither[:10]) if neither else ''}")
     return 0
