@@ -41,11 +41,11 @@ def root_proof(game, variant: dict, seed: int) -> str:
     return "neither"
 
 
-def relabel_frame(df, game, variant: dict, neither: list) -> int:
-    """Relabel df's lost "dead_end" rows in place; returns how many changed (seeds
-    where neither test holds today are appended to ``neither`` and keep their label)."""
+def relabel_frame(df, game, variant: dict, neither: list) -> tuple[int, int]:
+    """Relabel df's lost "dead_end" rows in place; returns (rows looked at, rows
+    changed) (seeds where neither test holds today go to ``neither``, label kept)."""
     if df.empty:
-        return 0
+        return 0, 0
     proof = df["proof"].astype(object)
     todo = np.flatnonzero(((df["result"] == "lost") & (proof == "dead_end")).to_numpy())
     new = proof.to_numpy().copy()
@@ -58,7 +58,7 @@ def relabel_frame(df, game, variant: dict, neither: list) -> int:
             new[i] = kind
     changed = int((new != proof.to_numpy()).sum())
     df["proof"] = new
-    return changed
+    return len(todo), changed
 
 
 def relabel_folder(folder: Path) -> tuple[int, int, list]:
@@ -70,11 +70,9 @@ def relabel_folder(folder: Path) -> tuple[int, int, list]:
             return 0, 0, []
         game = get_game(meta["game"])
         deals_df, sup = store.read_store(folder)
-        looked = int(((deals_df["result"] == "lost") & (deals_df["proof"].astype(object) == "dead_end")).sum()
-                     + ((sup["result"] == "lost") & (sup["proof"].astype(object) == "dead_end")).sum())
         neither = []
-        changed = (relabel_frame(deals_df, game, meta["options"], neither)
-                   + relabel_frame(sup, game, meta["options"], neither))
+        counts = [relabel_frame(df, game, meta["options"], neither) for df in (deals_df, sup)]
+        looked, changed = (sum(c) for c in zip(*counts))
         if changed:
             store.write_parquet(folder / store.SUPERSEDED, sup)
             store.write_parquet(folder / store.DEALS, deals_df)
