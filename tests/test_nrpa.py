@@ -233,6 +233,20 @@ def test_algorithm_nrpa_wins_replays_and_proves_only_dead_ends():
     assert r.result == "unknown" and r.stop == "nodes" and r.nodes >= 20_000
 
 
+def test_a_deeper_retry_plays_new_lines():
+    """``--algorithm nrpa``'s random stream depends on the budget: a retry at a larger
+    --max-nodes must not replay the lines of the pass before it, which it did with one
+    stream for every budget (then a win within both budgets came out the same: the same
+    moves played, the same line).  The same budget repeats itself."""
+    deck = seeded_deck(7)
+    runs = [solve_deal("bakers-dozen", {}, deck, algorithm="nrpa", max_nodes=b, seconds=600)
+            for b in (5_000_000, 6_000_000, 5_000_000)]
+    assert all(r.result == "won" for r in runs)  # within either budget, so only the stream differs
+    assert max(r.nodes for r in runs) < 5_000_000
+    assert (runs[0].nodes, runs[0].moves) == (runs[2].nodes, runs[2].moves)
+    assert (runs[0].nodes, runs[0].moves) != (runs[1].nodes, runs[1].moves)
+
+
 def test_memory_estimate_covers_the_arrays():
     for name in REDUCED:
         game = get_game(name)

@@ -540,6 +540,15 @@ def beam_attempt(ws: Workspace, game, st, width: int, budget: int, clock: Clock)
     return Attempt(status, w.nodes, [], "nodes" if status == UNKNOWN else "")
 
 
+def nrpa_stream(budget: int) -> int:
+    """The random stream of ``--algorithm nrpa`` at a budget of ``budget`` moves.  With one
+    stream for every budget, a deeper retry of a deal a shallower pass left unknown
+    replayed that pass's moves before anything new (the first 20,000,000 of a
+    150,000,000-move retry: 13% of it).  Picked by the budget, a retry plays other lines
+    from its first move, and the same command still repeats itself."""
+    return int(budget)
+
+
 def nrpa_attempt(ws: Workspace, game, st, budget: int, clock: Clock, seed: int = 0) -> Attempt:
     """NRPA searches (NRPA_LEVELS, NRPA_ITERATIONS, restarted until the budget) playing at
     most ``budget`` moves in all; WON or UNKNOWN (it proves nothing)."""
@@ -716,7 +725,8 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
         status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
     elif algorithm == "nrpa":
         # the root's dead-end test, run above, is the one proof open to it
-        a = Attempt(LOST, 0, []) if dead_end else nrpa_attempt(ws, game, st0.copy(), max_nodes, clock)
+        a = (Attempt(LOST, 0, []) if dead_end
+             else nrpa_attempt(ws, game, st0.copy(), max_nodes, clock, seed=nrpa_stream(max_nodes)))
         status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
     else:
         status, nodes, raw, stop = run_portfolio(ws, game, st0, max_nodes, clock, best_first=algorithm == "auto")
