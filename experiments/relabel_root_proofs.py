@@ -74,10 +74,8 @@ def relabel_folder(folder: Path) -> tuple[int, int, list]:
         counts = [relabel_frame(df, game, meta["options"], neither) for df in (deals_df, sup)]
         looked, changed = (sum(c) for c in zip(*counts))
         if changed:
-            store.write_parquet(folder / store.SUPERSEDED, sup)
-            store.write_parquet(folder / store.DEALS, deals_df)
-            for p in store.part_files(folder):  # folded into the two files just written
-                p.unlink()
+            # read_store folded the parts in; the rewrite holds them, so they go
+            store.write_folded(folder, deals_df, sup, store.part_files(folder))
             record = {"command": "python experiments/relabel_root_proofs.py", "rows": changed,
                       "code_version": solver.SOURCE_HASH, "when": store.now_iso()}
             store.add_relabel(folder, record)

@@ -265,6 +265,15 @@ def fold(folder) -> int:
         return 0
     frames = [_read_if(folder / DEALS), _read_if(folder / SUPERSEDED)] + [read_parquet(p) for p in parts]
     deals, sup, _ = merge(frames)
+    write_folded(folder, deals, sup, parts)
+    return len(parts)
+
+
+def write_folded(folder, deals, sup, parts) -> None:
+    """Write a folder's deals.parquet and superseded.parquet, which now hold every row of
+    ``parts``, then delete those parts (the caller holds the folder's lock).  Used by
+    ``fold`` and by anything else that rewrites the folded rows."""
+    folder = Path(folder)
     write_parquet(folder / SUPERSEDED, sup)
     write_parquet(folder / DEALS, deals)
     for p in parts:
@@ -272,7 +281,6 @@ def fold(folder) -> int:
             p.unlink()
         except OSError as e:
             raise unwritable(p, e) from None
-    return len(parts)
 
 
 def remove_stray_temps(folder) -> int:
