@@ -484,6 +484,25 @@ def test_retry_sample_skips_unfinished_picked_and_whole_ranges():
     assert batch.retry_sample(_rows(rows), records(FIRST)) is None
 
 
+def test_retry_sample_joins_one_budgets_ranges(monkeypatch):
+    """A retry at one budget run as two commands side by side (seeds 1..50 and 51..100,
+    SAMPLE_MIN set to 50 here) is one sample of 1..100, as one command over 1..100
+    would be; with a gap between them the sample is the first range only."""
+    import solver.batch.report as report
+    monkeypatch.setattr(report, "SAMPLE_MIN", 50)
+    rows = _first_pass_and_retry()
+    halves = [DEEP.replace("--deals 100", "--deals 50"),
+              DEEP.replace("--deals 100 --start 1", "--deals 50 --start 51")]
+    joined = batch.retry_sample(_rows(rows), records(FIRST, *halves))
+    assert joined == batch.retry_sample(_rows(rows), records(FIRST, DEEP))
+    assert (joined["seeds"], joined["won"], joined["lost"], joined["unknown"]) == ("1..100", 60, 10, 30)
+    gap = batch.retry_sample(_rows(rows), records(FIRST, halves[0], halves[1].replace("--start 51", "--start 52")))
+    assert (gap["seeds"], gap["won"], gap["lost"], gap["unknown"]) == ("1..50", 50, 0, 0)
+    # a picked retry (under SAMPLE_MIN seeds) joins nothing: 1..100 and 101..110 stay 1..100
+    picked = DEEP.replace("--deals 100 --start 1", "--deals 10 --start 101")
+    assert batch.retry_sample(_rows(rows), records(FIRST, DEEP, picked))["seeds"] == "1..100"
+
+
 def _write_rows(where: Path, game: str, vstr: str, rows: dict, commands: list[str]) -> None:
     where.mkdir(parents=True)
     batch.write_part(where, [

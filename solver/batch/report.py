@@ -215,13 +215,41 @@ def _retry_ranges(runs: list[dict]):
 SAMPLE_MIN = 100  # a retried range smaller than this is taken for a hand-picked retry
 
 
+def _sample_ranges(ranges, first: int, all_seeds: set):
+    """The (budget, first seed, count) a sample may be, in the order retry_sample tries
+    them: deepest budget first; within one, the seeds its ranges cover together without
+    a gap from the run's first seed (a pass run as two commands side by side, 1..5,000
+    and 5,001..10,000, is one sample of 1..10,000), then each of its ranges that starts
+    there, the largest first.  Ranges under SAMPLE_MIN seeds (picked seeds) count in
+    none; a budget whose ranges reach every seed is the run itself, no sample."""
+    by_budget: dict[int, list] = {}
+    for b, s, c in ranges:
+        if c >= SAMPLE_MIN:
+            by_budget.setdefault(b, []).append((s, c))
+    for budget in sorted(by_budget, reverse=True):
+        covered = set()
+        for s, c in by_budget[budget]:
+            covered.update(range(s, s + c))
+        if covered >= all_seeds:
+            continue
+        count = 0
+        while first + count in covered:
+            count += 1
+        tried = set()
+        for c in [count] + [c for s, c in sorted(by_budget[budget], key=lambda r: -r[1]) if s == first]:
+            if c >= SAMPLE_MIN and c not in tried:
+                tried.add(c)
+                yield budget, first, c
+
+
 def retry_sample(df: pd.DataFrame, runs: list[dict], superseded: pd.DataFrame | None = None) -> dict | None:
     """The seed range of the deepest finished ``--retry-unknown`` run that covered only
     part of the seeds, summarised over all its seeds at its own limits: for each seed
     its best row among those (in ``df`` and ``superseded``) made with at most the
     retry's node budget, so that a later, deeper retry does not count.  Only ranges
-    that start at the run's first seed and hold at least SAMPLE_MIN seeds count: a
-    retry of a few seeds picked because they were unknown is no sample.
+    that hold at least SAMPLE_MIN seeds count (a retry of a few seeds picked because
+    they were unknown is no sample); those of one budget count together, from the run's
+    first seed up to the first seed none of them covers.
 
     Such a range was fixed before any result was known, and after the retry every
     deal in it is decided or unknown at the retry's budget; so its won share estimates
@@ -242,13 +270,8 @@ def retry_sample(df: pd.DataFrame, runs: list[dict], superseded: pd.DataFrame | 
     whole = summarize(df["result"])
     rows = store._concat([df] + ([superseded] if superseded is not None and len(superseded) else []))
     budgets = rows["max_nodes"].fillna(-1)
-    ranges = _retry_ranges(runs)
-    # budgets whose retries, range by range, reached every seed: the main row gives them
-    whole_budgets = {b for b, s, c in ranges if set(range(s, s + c)) >= all_seeds}
-    for budget, start, count in ranges:
+    for budget, start, count in _sample_ranges(_retry_ranges(runs), first, all_seeds):
         seeds = set(range(start, start + count))
-        if start != first or count < SAMPLE_MIN or budget in whole_budgets:
-            continue  # picked seeds, or a budget the whole run was retried at
         # rows without a node limit (-1) were searched past any budget: not at these limits
         cand = rows[rows["seed"].isin(seeds) & (budgets >= 0) & (budgets <= budget)]
         best = cand.loc[store.rank_order(cand)].drop_duplicates("seed", keep="first")
