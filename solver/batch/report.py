@@ -235,11 +235,10 @@ def _sample_ranges(ranges, first: int, all_seeds: set):
         count = 0
         while first + count in covered:
             count += 1
-        tried = set()
-        for c in [count] + [c for s, c in sorted(by_budget[budget], key=lambda r: -r[1]) if s == first]:
-            if c >= SAMPLE_MIN and c not in tried:
-                tried.add(c)
-                yield budget, first, c
+        joined = [count] if count >= SAMPLE_MIN else []
+        alone = [c for s, c in sorted(by_budget[budget], key=lambda r: -r[1]) if s == first]
+        for c in dict.fromkeys(joined + alone):  # each count once, in this order
+            yield budget, first, c
 
 
 def retry_sample(df: pd.DataFrame, runs: list[dict], superseded: pd.DataFrame | None = None) -> dict | None:
