@@ -239,6 +239,11 @@ def build_parser() -> Parser:
     p.add_argument("game")
     _add_out(p)
 
+    p = sub.add_parser("merge", help="fold the rows of other results folders (other machines, checkouts, seed "
+                       "shards) into --out or --publish, with their run records, then rebuild the reports")
+    p.add_argument("sources", nargs="+", metavar="FROM", help="a results folder (the --out of a winrate or play run)")
+    _add_out(p)
+
     sub.add_parser("games", help="list the games, their variants and the deck sources each takes")
     return parser
 
@@ -615,26 +620,58 @@ def cmd_report(args, out) -> int:
         raise PatienceError(f"--out {folder} is a file, not a folder")
     if not os.path.isdir(os.path.join(folder, "runs", args.game)):
         raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
+    if not write_reports(args, args.game, folder, out, show=True):
+        raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
+    return 0
+
+
+def write_reports(args, game: str, folder: str, out, show: bool) -> bool:
+    """Rebuild a game's reports under ``folder`` (win rates, strategies, and the page of
+    every hidden-information game), printing their paths (``show``: and the tables);
+    False if the game has no runs there."""
     from .batch import write_play_report, write_report
 
-    md = write_report(args.game, folder)  # the solver's win rates
+    md = write_report(game, folder)  # the solver's win rates
     if md is not None:
-        print(md.read_text(), end="", file=out)
+        if show:
+            print(md.read_text(), end="", file=out)
         print(f"report: {md}", file=out)
-    played = write_play_report(args.game, folder)  # the strategies, if any were run
+    played = write_play_report(game, folder)  # the strategies, if any were run
     if played is not None:
-        if md is not None:
+        if md is not None and show:
             print(file=out)
-        print(played.read_text(), end="", file=out)
+        if show:
+            print(played.read_text(), end="", file=out)
         print(f"report: {played}", file=out)
         from .batch.hidden_report import write_hidden_report
 
-        command = " ".join([PROG, "report", args.game] + (["--publish"] if args.publish else
-                                                           (["--out", args.out] if args.out else [])))
+        command = " ".join([PROG, "report", game] + (["--publish"] if args.publish else
+                                                      (["--out", args.out] if args.out else [])))
         every = write_hidden_report(folder, command)  # every game with hidden information, one page
-        print(f"report: {every}", file=out)
-    if md is None and played is None:
-        raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
+        if every is not None:
+            print(f"report: {every}", file=out)
+    return md is not None or played is not None
+
+
+def cmd_merge(args, out, argv) -> int:
+    folder = out_dir(args)
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise PatienceError(f"--out {folder} is a file, not a folder")
+    from .batch.merge_folders import merge_results
+
+    command = " ".join([PROG] + [shlex.quote(a) for a in argv])
+    done, games = merge_results(args.sources, folder, command)
+    if not done:
+        raise PatienceError(f"nothing to merge: no rows under {', '.join(os.path.join(s, 'runs') for s in args.sources)}")
+    for m in done:
+        if m.brought:
+            print(f"{m.folder}: {m.rows:,} rows read, {m.new_seeds:,} new seeds, {m.better:,} seeds with a better row; "
+                  f"{m.seeds:,} seeds", file=out)
+    same = sum(not m.brought for m in done)
+    if same:
+        print(f"{same} folder{'s' if same > 1 else ''} already held every row read", file=out)
+    for game in games:
+        write_reports(args, game, folder, out, show=False)
     return 0
 
 
@@ -838,6 +875,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_play(args, out, argv)
         if args.command == "games":
             return cmd_games(args, out)
+        if args.command == "merge":
+            return cmd_merge(args, out, argv)
         return cmd_report(args, out)
     except (UsageError, PatienceError) as e:
         return error(str(e))

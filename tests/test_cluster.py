@@ -177,36 +177,6 @@ def test_record_from_command_knows_the_cluster_options():
     assert r is not None and r["deals"] == 5 and r["max_nodes"] == 100
 
 
-# ------------------------------------------------------------------ shards (docs/CLUSTER.md)
-
-
-def test_shards_combine_by_copying_their_rows_in_as_parts(tmp_path, capsys):
-    """docs/CLUSTER.md's recipe without a scheduler: two shards of seeds in their own
-    --out folders, their deals.parquet copied into a third folder as part files, and
-    winrate over the union there folds them with nothing to solve."""
-    import shutil
-
-    for name, start in (("shard-a", 1), ("shard-b", 5)):
-        rc, _, err = cli_run(capsys, "winrate", GAME, "--start", start, "--deals", 4, "--jobs", 1,
-                             "--max-nodes", LIMIT, "--out", tmp_path / name, "--no-progress")
-        assert rc == 0, err
-    v = Path("runs") / GAME / "standard"
-    (tmp_path / "all" / v).mkdir(parents=True)
-    for name in ("shard-a", "shard-b"):
-        shutil.copy(tmp_path / name / v / "deals.parquet", tmp_path / "all" / v / f"part-{name}.parquet")
-    rc, out, err = cli_run(capsys, "winrate", GAME, "--start", 1, "--deals", 8, "--max-nodes", LIMIT,
-                           "--out", tmp_path / "all", "--no-progress")
-    assert rc == 0, err
-    assert "nothing to solve" in out and "seeds 1..8: 8 deals" in out
-    f = tmp_path / "all" / v
-    assert batch.part_files(f) == []
-    combined = batch.read_rows(f)
-    shards = pd.concat([batch.read_rows(tmp_path / n / v) for n in ("shard-a", "shard-b")], ignore_index=True)
-    cols = ["seed", "result", "nodes"]
-    pd.testing.assert_frame_equal(combined[cols].reset_index(drop=True), shards[cols])
-    assert (tmp_path / "all" / GAME / "winrates.md").exists()
-
-
 # ------------------------------------------------------------------ kills
 
 

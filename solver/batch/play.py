@@ -199,6 +199,14 @@ def fold_play(folder) -> int:
         return 0
     deals_, sup = merge_play([_read(folder / store.DEALS), _read(folder / store.SUPERSEDED)]
                              + [_read(p) for p in parts])
+    write_play_folded(folder, deals_, sup, parts)
+    return len(parts)
+
+
+def write_play_folded(folder, deals_, sup, parts) -> None:
+    """store.write_folded for a strategy folder (superseded.parquet only once a seed
+    has a second row)."""
+    folder = Path(folder)
     if len(sup) or (folder / store.SUPERSEDED).exists():
         _write(folder / store.SUPERSEDED, sup)
     _write(folder / store.DEALS, deals_)
@@ -207,7 +215,6 @@ def fold_play(folder) -> int:
             p.unlink()
         except OSError as e:
             raise store.unwritable(p, e) from None
-    return len(parts)
 
 
 def write_play_command(folder, meta: dict, command: str, record: dict | None = None) -> None:
@@ -222,7 +229,8 @@ def write_play_command(folder, meta: dict, command: str, record: dict | None = N
     runs = list(old.get("runs", []))
     if record is not None:
         runs.append(record)
-    full = {**meta, "command": command or old.get("command", ""), "commands": history, "runs": runs}
+    full = {**meta, "command": command or old.get("command", ""), "commands": history, "runs": runs,
+            **{k: old[k] for k in store.KEPT_LISTS if k in old}}
     text = json.dumps(full, indent=1) + "\n"
     store.atomic_write(Path(folder) / store.COMMAND, lambda tmp: Path(tmp).write_text(text))
 

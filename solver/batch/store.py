@@ -338,6 +338,10 @@ def read_command(folder) -> dict:
     return meta
 
 
+# command.json's records of what was not a run (a relabel, a merge): every run keeps them
+KEPT_LISTS = ("relabels", "merges")
+
+
 def write_command(folder, game_name: str, vstr: str, variant: dict, command: str, record: dict | None = None) -> None:
     """Record a run in ``command.json``: the latest command, every distinct command
     (``commands``, for people), and a structured record of each run (``runs``)."""
@@ -351,7 +355,7 @@ def write_command(folder, game_name: str, vstr: str, variant: dict, command: str
         runs.append(record)
     meta = {"game": game_name, "variant": vstr, "options": variant,
             "command": command or meta.get("command", ""), "commands": history, "runs": runs,
-            **({"relabels": meta["relabels"]} if "relabels" in meta else {})}
+            **{k: meta[k] for k in KEPT_LISTS if k in meta}}
     _write_meta(folder, meta)
 
 
