@@ -45,11 +45,12 @@ def test_shards_merged_equal_one_run_and_a_second_merge_adds_nothing(tmp_path, c
     m = meta(merged)
     assert [r["start"] for r in m["runs"]] == [1, 9]  # both shards' commands, in order
     assert [x["from"] for x in m["merges"]] == [str(a.resolve()), str(b.resolve())]
-    files = {p.name: p.read_bytes() for p in batch.variant_folder(merged, GAME, "standard").glob("*.parquet")}
+    files = {p.name: p.read_bytes() for p in batch.variant_folder(merged, GAME, "standard").glob("*.*")}
     assert main(["merge", str(b), "--out", str(merged)]) == 0
     said = capsys.readouterr().out
     assert "1 folder already held every row read" in said and "report:" not in said  # nothing to rebuild
-    assert files == {p.name: p.read_bytes() for p in batch.variant_folder(merged, GAME, "standard").glob("*.parquet")}
+    # rows and command.json untouched
+    assert files == {p.name: p.read_bytes() for p in batch.variant_folder(merged, GAME, "standard").glob("*.*")}
     assert len(meta(merged)["merges"]) == 2  # a merge that brought nothing is not recorded
     winrate(merged, 1, 20)  # a later run keeps the merge records
     assert len(meta(merged)["merges"]) == 2 and len(meta(merged)["runs"]) == 3

@@ -87,7 +87,8 @@ def _merge_meta(src: Path, dst: Path, record: dict | None) -> None:
         if have:
             meta[key] = have
     meta["command"] = old.get("command") or new.get("command", "")
-    store._write_meta(dst, meta)
+    if meta != old:  # else the file stays as it is
+        store._write_meta(dst, meta)
 
 
 def read_source(src: Path, is_play: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
