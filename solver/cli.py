@@ -618,17 +618,22 @@ def cmd_report(args, out) -> int:
     folder = out_dir(args)
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise PatienceError(f"--out {folder} is a file, not a folder")
+    none = f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}"
     if not os.path.isdir(os.path.join(folder, "runs", args.game)):
-        raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
-    if not write_reports(args, args.game, folder, out, show=True):
-        raise PatienceError(f"no runs of {args.game} under {os.path.join(folder, 'runs', args.game)}")
+        raise PatienceError(none)
+    solved, played = write_reports(args.game, folder, out, show=True)
+    if not (solved or played):
+        raise PatienceError(none)
+    if played:
+        command = " ".join([PROG, "report", args.game] + (["--publish"] if args.publish else
+                                                          (["--out", args.out] if args.out else [])))
+        write_hidden_page(folder, command, out)
     return 0
 
 
-def write_reports(args, game: str, folder: str, out, show: bool) -> bool:
-    """Rebuild a game's reports under ``folder`` (win rates, strategies, and the page of
-    every hidden-information game), printing their paths (``show``: and the tables);
-    False if the game has no runs there."""
+def write_reports(game: str, folder: str, out, show: bool) -> tuple[bool, bool]:
+    """Rebuild a game's reports under ``folder`` (win rates, strategies), printing their
+    paths (``show``: and the tables); whether there were solver runs, strategy runs."""
     from .batch import write_play_report, write_report
 
     md = write_report(game, folder)  # the solver's win rates
@@ -643,14 +648,17 @@ def write_reports(args, game: str, folder: str, out, show: bool) -> bool:
         if show:
             print(played.read_text(), end="", file=out)
         print(f"report: {played}", file=out)
-        from .batch.hidden_report import write_hidden_report
+    return md is not None, played is not None
 
-        command = " ".join([PROG, "report", game] + (["--publish"] if args.publish else
-                                                      (["--out", args.out] if args.out else [])))
-        every = write_hidden_report(folder, command)  # every game with hidden information, one page
-        if every is not None:
-            print(f"report: {every}", file=out)
-    return md is not None or played is not None
+
+def write_hidden_page(folder: str, command: str, out) -> None:
+    """The page of every hidden-information game, rebuilt once after the games' reports
+    (it reads every game's strategy runs, so once per command is enough)."""
+    from .batch.hidden_report import write_hidden_report
+
+    every = write_hidden_report(folder, command)
+    if every is not None:
+        print(f"report: {every}", file=out)
 
 
 def cmd_merge(args, out, argv) -> int:
@@ -670,8 +678,11 @@ def cmd_merge(args, out, argv) -> int:
     same = sum(not m.brought for m in done)
     if same:
         print(f"{same} folder{'s' if same > 1 else ''} already held every row read", file=out)
+    played = False
     for game in games:
-        write_reports(args, game, folder, out, show=False)
+        played |= write_reports(game, folder, out, show=False)[1]
+    if played:
+        write_hidden_page(folder, command, out)
     return 0
 
 

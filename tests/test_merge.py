@@ -76,11 +76,19 @@ def test_strategy_folders_are_merged(tmp_path, capsys):
     for out, start in ((a, 1), (b, 6)):
         assert main(["play", GAME, "--strategy", "greedy", "--start", str(start), "--deals", "5", "--jobs", "1",
                      "--out", str(out), "--no-progress"]) == 0
+    other = "russian-patience"  # a second game: the page of every hidden-information game is written once
+    assert main(["play", other, "--strategy", "greedy", "--start", "1", "--deals", "3", "--jobs", "1",
+                 "--out", str(b), "--no-progress"]) == 0
+    capsys.readouterr()
     assert main(["merge", str(b), "--out", str(a)]) == 0
-    assert "strategies.md" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert said.count("strategies.md") == 2 and said.count("hidden-information.md") == 1
+    assert f"`patience merge {b} --out {a}`" in (a / "hidden-information.md").read_text()  # what made it
     (pfolder,) = batch.play_folders(a, GAME)
     assert batch.read_play_rows(pfolder)["seed"].tolist() == list(range(1, 11))
     assert len(store.read_command(pfolder)["runs"]) == 2
+    (pfolder,) = batch.play_folders(a, other)
+    assert batch.read_play_rows(pfolder)["seed"].tolist() == [1, 2, 3]
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
