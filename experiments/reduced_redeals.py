@@ -3,8 +3,9 @@ being enough.  One line per ranks and redeals: won, lost, unknown, seconds, node
 
     python experiments/reduced_redeals.py grand-duchess --ranks 6 8 10 --redeals 1 --seeds 1..20
 
-The complete DFS (no shortening), node- and time-limited per deal: a won deal carries a
-solution the checker replayed, a lost one is proved; an unknown one hit a limit.  Rank
+The complete DFS (no shortening; ``--algorithm nrpa`` or ``auto`` instead, to see whether
+the unknown deals are wins hard to find), node- and time-limited per deal: a won deal
+carries a solution the checker replayed, a lost one is proved; an unknown one hit a limit.  Rank
 ``ranks`` plays the king's part (the tests' reduced deals); the full game is ranks 13,
 whose rows are the published tables'.  A trend over ranks is a hint about the full game,
 not a bound on it.
@@ -38,6 +39,8 @@ def main(argv=None) -> int:
     ap.add_argument("--ranks", type=int, nargs="+", required=True)
     ap.add_argument("--redeals", type=int, nargs="+", required=True)
     ap.add_argument("--seeds", type=seed_range, default=seed_range("1..20"), help="A..B (default 1..20)")
+    ap.add_argument("--algorithm", choices=("dfs", "auto", "nrpa"), default="dfs",
+                    help="dfs (complete: proves losses), auto, or nrpa (finds wins only); default dfs")
     ap.add_argument("--max-nodes", type=int, default=2_000_000, help="a deal (default 2,000,000)")
     ap.add_argument("--seconds", type=float, default=60.0, help="a deal (default 60)")
     args = ap.parse_args(argv)
@@ -51,7 +54,7 @@ def main(argv=None) -> int:
                 counts, nodes, t0 = {"won": 0, "lost": 0, "unknown": 0}, [], time.perf_counter()
                 for seed in args.seeds:
                     deck = [int(c) for c in seeded_deck(seed, game.PACKS, ranks=ranks)]
-                    r = solve_deal(args.game, variant, deck, algorithm="dfs", max_nodes=args.max_nodes,
+                    r = solve_deal(args.game, variant, deck, algorithm=args.algorithm, max_nodes=args.max_nodes,
                                    seconds=args.seconds, ranks=ranks, shorten="none", **setup_kwargs(args.game, seed))
                     counts[r.result] += 1
                     nodes.append(r.nodes)
