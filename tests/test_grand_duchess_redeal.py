@@ -20,7 +20,7 @@ from solver.checker import GAMES
 from solver.deals import seeded_deck
 from solver.games import grand_duchess as gd
 from solver.games import parisienne
-from solver.games.grand_duchess_redeal import MAX_CASES, long_way_live, redeal_dead
+from solver.games.grand_duchess_redeal import MAX_CASES, is_dead, long_way_live, redeal_dead
 
 sys.path.insert(0, str(Path(__file__).parent))
 from gd_oracle import solve_state  # noqa: E402
@@ -84,6 +84,34 @@ def test_says_nothing_outside_its_round():
         gd.apply_move(st, int(out[n - 1]))  # the deal is generated last
     gd.apply_move(st, gd.REDEAL)
     assert not redeal_dead(st)  # the last round: is_dead's business
+
+
+def test_is_dead_runs_it_only_at_the_stock_out():
+    """is_dead runs redeal_dead on the state the stock ran out in, not after the plays
+    that follow it (retest_here), and again when those plays are undone; an unpacked
+    state answers as the packed one (A* unpacks its nodes)."""
+    for seed in range(1, 40):
+        st = gd.initial_state(seeded_deck(seed, 2), {"redeals": 1})
+        while st[gd.SP] < st[gd.SN]:
+            gd.apply_move(st, gd._deal_move(st))
+        out = np.zeros(gd.MAX_MOVES, np.int64)
+        plays = [int(out[i]) for i in range(gd.gen_moves(st, out, 0)) if int(out[i]) != gd.REDEAL]
+        if not redeal_dead(st) or not plays:
+            continue
+        assert is_dead(st)
+        gd.apply_move(st, plays[0])
+        if redeal_dead(st):  # a state past the stock-out that the test would refute
+            assert not is_dead(st)
+            row = np.zeros(gd.PACK_LEN, np.int8)
+            gd.pack(st, row)
+            again = gd.initial_state(seeded_deck(seed, 2), {"redeals": 1})
+            gd.unpack(row, again)
+            assert not is_dead(again)
+            gd.undo_move(st, plays[0])
+            assert is_dead(st)
+            return
+        gd.undo_move(st, plays[0])
+    pytest.fail("no seed of 1..39 has a refuted state one play past its stock-out")
 
 
 @pytest.mark.parametrize("game,refuted", [

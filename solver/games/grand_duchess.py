@@ -87,11 +87,13 @@ H0 = 20  # 4 pile heights
 W0 = 24  # ordering weights (set_profile): 3 weights, noise mask, salt
 MACROS = 29  # transfer macros on the path so far (ordering only; not in the key)
 W_MACRO = 30  # score()'s weight for each (set_profile)
+LEFT_OUT = 31  # LEFT when this round's stock ran out, -1 while it has not (not in the key:
+# is_dead reads it only to choose where to test, never for a verdict)
 P0 = 32  # piles: st[P0 + pile * CAP + pos]
 R0 = P0 + NPILES * CAP  # reserve slots
 K0 = R0 + RCAP  # stocks: st[K0 + round * SCAP + pos]
 SNAP0 = K0 + MAXROUNDS * SCAP  # per-redeal snapshots
-SNAP_LEN = 10 + NPILES * CAP + RCAP  # SP SN NRES RESLEFT HASH1 HASH2, 4 heights, piles, reserve
+SNAP_LEN = 11 + NPILES * CAP + RCAP  # SP SN NRES RESLEFT HASH1 HASH2, 4 heights, piles, reserve, LEFT_OUT
 S0 = SNAP0 + MAXROUNDS * SNAP_LEN  # scratch for is_dead
 SEQ = 64  # scratch: per pile, the current cards then the cards still to come
 S_E = S0  # earliest leaving time of each pile-sequence card (any foundation)
@@ -103,7 +105,7 @@ S_RC = S_TD + 4 * 15  # reserve cards, now and to come
 S_LEN = S_RC + 2 * RCAP  # the length of each pile's sequence
 STATE_LEN = S_LEN + NPILES
 
-PACK_LEN = 16 + SCAP + RCAP
+PACK_LEN = 17 + SCAP + RCAP
 MAX_MOVES = 2 * (NPILES + RCAP) + 4
 
 KIND_PLAY = 0
@@ -153,6 +155,7 @@ def _start(st: np.ndarray, stock: list[int]) -> np.ndarray:
         st[K0 + i] = c
     st[SN] = len(stock)
     st[LEFT] = len(stock)
+    st[LEFT_OUT] = -1
     set_profile(st, 0)
     rehash(st)
     if st[SN] > 0:
@@ -330,6 +333,8 @@ def apply_move(st, m):
                 st[RESLEFT] += 1
                 _term(st, Z_RES + slot * 52 + c, 1)
         _set_sp(st, sp + n)
+        if st[SP] == st[SN]:
+            st[LEFT_OUT] = st[LEFT]
     else:
         _redeal(st)
 
@@ -351,6 +356,7 @@ def _redeal(st):
         st[b + 10 + i] = st[P0 + i]
     for i in range(st[NRES]):
         st[b + 10 + NPILES * CAP + i] = st[R0 + i]
+    st[b + 10 + NPILES * CAP + RCAP] = st[LEFT_OUT]
     # the new stock: t1 on t2 on t3 on t4, turned over (t4 bottom card first), reserve under it
     kb = K0 + (rd + 1) * SCAP
     n = 0
@@ -374,6 +380,7 @@ def _redeal(st):
     st[ROUND] = rd + 1
     st[SP] = 0
     st[SN] = n
+    st[LEFT_OUT] = -1  # (n > 0: a redeal is offered only with cards left)
     rehash(st)
 
 
@@ -394,6 +401,7 @@ def _unredeal(st):
         st[P0 + i] = st[b + 10 + i]
     for i in range(st[NRES]):
         st[R0 + i] = st[b + 10 + NPILES * CAP + i]
+    st[LEFT_OUT] = st[b + 10 + NPILES * CAP + RCAP]
 
 
 @njit(cache=True)
@@ -440,6 +448,7 @@ def undo_move(st, m):
                 st[RESLEFT] -= 1
                 _term(st, Z_RES + slot * 52 + c, -1)
         _set_sp(st, sp)
+        st[LEFT_OUT] = -1  # a deal takes at least one card: the stock is back
     else:
         _unredeal(st)
 
@@ -599,7 +608,7 @@ from .grand_duchess_redeal import is_dead, redeal_dead  # noqa: E402,F401
 
 @njit(cache=True)
 def pack(st, row):
-    """Compact copy for A*'s node store: counters, foundations, heights, then the
+    """Compact copy for A*'s node store: counters, foundations, heights, LEFT_OUT, then the
     stock still to deal, the piles and the reserve slots (-1 for a slot played)."""
     row[0] = st[ROUND]
     row[1] = st[SP]
@@ -609,7 +618,8 @@ def pack(st, row):
         row[4 + s] = st[UP0 + s]
         row[8 + s] = st[DN0 + s]
         row[12 + s] = st[H0 + s]
-    k = _pack_run(st, row, 16, K0 + st[ROUND] * SCAP, st[SP], st[SN])
+    row[16] = st[LEFT_OUT]  # (is_dead reads it: an unpacked state must answer as the packed one)
+    k = _pack_run(st, row, 17, K0 + st[ROUND] * SCAP, st[SP], st[SN])
     for p in range(NPILES):
         k = _pack_run(st, row, k, P0 + p * CAP, 0, st[H0 + p])
     _pack_end(row, _pack_run(st, row, k, R0, 0, st[NRES]))
@@ -626,10 +636,11 @@ def unpack(row, st):
         st[UP0 + s] = row[4 + s]
         st[DN0 + s] = row[8 + s]
         st[H0 + s] = row[12 + s]
-    k = _unpack_run(row, st, 16, K0 + st[ROUND] * SCAP, st[SP], st[SN])
+    st[LEFT_OUT] = row[16]
+    k = _unpack_run(row, st, 17, K0 + st[ROUND] * SCAP, st[SP], st[SN])
     for p in range(NPILES):
         k = _unpack_run(row, st, k, P0 + p * CAP, 0, st[H0 + p])
-    left = k - 16  # the stock and the piles
+    left = k - 17  # the stock and the piles
     resleft = 0
     for i in range(st[NRES]):
         st[R0 + i] = row[k]
