@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .grand_duchess import (DN0, INF, LEFT, LEFT_OUT, MAXRED, NPILES, NR, RFIRST, ROUND, S_C, S_E, S_LEN, S_RC, S_TD, S_TU, SEQ, SN, SP,
-                            TRANSFER, UP0)
+from .grand_duchess import (DN0, INF, LEFT, LEFT_OUT, MAXRED, NPILES, NR, RFIRST, ROUND, S_C, S_E, S_LEN, S_RC, S_TD,
+                            S_TU, SEQ, SN, SP, TRANSFER, UP0)
 from .grand_duchess_dead import fixpoint_times, last_round_dead, leave_time, suits_dead_core
 
 NCARDS = 104  # cards in the next stock at most
@@ -43,14 +43,16 @@ def is_dead(st):
 @njit(cache=True)
 def retest_here(played):
     """Whether to run redeal_dead on a state ``played`` plays after its round's stock
-    ran out: only at the stock-out itself (0; an unpacked state counts as one).  Why: redeal_dead costs 3 to 50 ms a state.  Testing after every play
-    does refute more of phase A (Grand Duchess redeals=1 seed 110, replayed in Python:
-    12.7 k states of phase A left instead of 464 k), but costs far more than it saves,
-    as the lines below an untested state mostly die in their last round, where
-    last_round_dead refutes each redeal in about 0.04 ms.  DFS on redeals=1: seed 103
-    (lost) 10.3 s instead of 39.3 s; seed 110 4.27 M nodes in 60 s instead of 24,677;
-    testing again at 8, 16 and 32 plays fell between (15.3 s; 1.08 M nodes in 120 s).
-    Soundness does not depend on it: a state not tested is searched."""
+    ran out: only at the stock-out itself (0; negative while the stock is not out,
+    where redeal_dead says nothing at once).  Why: redeal_dead costs 3 to 50 ms a
+    state.  Testing after every play does refute more of phase A (Grand Duchess
+    redeals=1 seed 110, replayed in Python: 12.7 k states of phase A left instead of
+    464 k), but costs far more than it saves, as the lines below an untested state
+    mostly die in their last round, where last_round_dead refutes each redeal in about
+    0.04 ms.  DFS on redeals=1: seed 103 (lost) 10.3 s instead of 39.3 s; seed 110
+    4.27 M nodes in 60 s instead of 24,677; testing again at 8, 16 and 32 plays fell
+    between (15.3 s; 1.08 M nodes in 120 s).  Soundness does not depend on it: a
+    state not tested is searched."""
     return played <= 0
 
 
