@@ -60,11 +60,12 @@ def main():
     ap.add_argument("--sample", type=int, default=300)
     ap.add_argument("--exact", type=int, default=0)
     ap.add_argument("--cap", type=int, default=2_000_000, help="states between two deals at most")
+    ap.add_argument("--budgets", default="", help="split budgets to compare, e.g. 0,128,1024")
     args = ap.parse_args()
     from solver.deals import seeded_deck
     from solver.games import get_game
     from solver.games import grand_duchess as kernel
-    from solver.games.grand_duchess_redeal import long_way_live, redeal_dead
+    from solver.games.grand_duchess_redeal import MAX_CASES, long_way_live, redeal_dead
 
     game = get_game(args.game)
     st = game.initial_state(seeded_deck(args.seed, packs=2), {"redeals": 1})
@@ -85,6 +86,13 @@ def main():
     ms = np.array([r[1] for r in rows]) * 1000
     print(f"redeal_dead at the stock-out: {dead} of {len(rows)} sampled states refuted; "
           f"{ms.mean():.1f} ms a state (median {np.median(ms):.1f}, max {ms.max():.0f})")
+    if args.budgets:
+        redeal_dead(sample[0].copy(), 0, MAX_CASES, 0)  # compile this signature
+    for budget in (int(b) for b in args.budgets.split(",") if b):
+        t = time.perf_counter()
+        n = sum(bool(redeal_dead(x.copy(), 0, MAX_CASES, budget)) for x in sample)
+        print(f"  with at most {budget} splits: {n} of {len(sample)} refuted; "
+              f"{(time.perf_counter() - t) / len(sample) * 1000:.1f} ms a state")
     if args.exact:
         live = sum(long_way_live(x) for x in sample[:args.exact])
         missed = sum(1 for x, r in zip(sample[:args.exact], rows) if not r[0] and not long_way_live(x))

@@ -71,3 +71,32 @@ def test_each_search_gets_a_new_number():
         memos.append(ws.dead)
     assert gens[1] == gens[0] + 1 and gens[0] >= 1
     assert memos[0] is memos[1] and ws.dead.nbytes > 1 << 20  # the full memo, made once
+
+
+def test_remembers_a_costly_test_that_did_not_refute():
+    """Where the game says its test is costly (dead_costly: redeal_dead at the
+    stock-out), a state the test did not refute is kept under its second key salted,
+    and believed: the next restart searches it without testing it again.  Elsewhere
+    nothing is kept."""
+    from solver.search.dfs import LIVE_SALT
+
+    live_st = _stock_out(2)  # not refuted by redeal_dead (seed 2's windows stay too wide)
+    dead_st = _stock_out(13)
+    assert gd.dead_costly(live_st) and not gd.is_dead(live_st.copy())
+    memo = new_table(1)
+    k1, k2 = _keys(gd, live_st)
+    assert not gd.dfs_dead(live_st, memo, 3)
+    assert table_probe(memo, k1, k2 ^ LIVE_SALT, 3) and not table_probe(memo, k1, k2, 3)
+    assert not table_probe(memo, k1, k2 ^ LIVE_SALT, 4)
+    # believed without a test: a refutable state marked "not refuted" under number 5
+    # is searched (answered False) for that number only
+    d1, d2 = _keys(gd, dead_st)
+    table_insert(memo, d1, d2 ^ LIVE_SALT, 5)
+    assert not gd.dfs_dead(dead_st, memo, 5)
+    assert gd.dfs_dead(dead_st, memo, 6)
+    # a state whose test is cheap (not at the stock-out) is not kept either way
+    start = gd.initial_state(seeded_deck(2, 2), {"redeals": 1})
+    assert not gd.dead_costly(start)
+    assert not gd.dfs_dead(start, memo, 3)
+    s1, s2 = _keys(gd, start)
+    assert not table_probe(memo, s1, s2 ^ LIVE_SALT, 3) and not table_probe(memo, s1, s2, 3)

@@ -4,7 +4,9 @@ before the last, checked against the exhaustive oracle on reduced deals.
 Random walks (mostly greedy, so that they get far) through small Grand Duchess and
 Parisienne deals; the first state of the round before the last that the test calls
 dead is solved exactly by the oracle, which must find it lost.  The same check must
-catch a broken argument (``slack``: every card's window of slots narrowed).
+catch a broken argument (``slack``: every card's window of slots narrowed; ``mutant``:
+a split that drops its "stays" branch, or a fully split case tried in one foundation
+state only).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from solver.checker import GAMES
 from solver.deals import seeded_deck
 from solver.games import grand_duchess as gd
 from solver.games import parisienne
-from solver.games.grand_duchess_redeal import MAX_CASES, is_dead, long_way_live, redeal_dead
+from solver.games.grand_duchess_redeal import MAX_CASES, SPLIT_BUDGET, is_dead, long_way_live, redeal_dead
 
 sys.path.insert(0, str(Path(__file__).parent))
 from gd_oracle import solve_state  # noqa: E402
@@ -29,9 +31,11 @@ from oracle_search import first_dead_states_are_lost  # noqa: E402
 KERNELS = {"grand-duchess": gd, "parisienne": parisienne}
 
 
-def _checked(game, variant, ranks, *, slack=0, max_cases=MAX_CASES, want, last_seed=400, rng_seed=3):
-    """How many states redeal_dead (with ``slack`` and ``max_cases``) called dead that
-    the oracle then found lost, out of at most ``want``."""
+def _checked(game, variant, ranks, *, slack=0, max_cases=MAX_CASES, want, last_seed=400, rng_seed=3,
+             mutant=0, split_only=False):
+    """How many states redeal_dead (with ``slack``, ``max_cases`` and ``mutant``)
+    called dead that the oracle then found lost, out of at most ``want``; with
+    ``split_only``, only states that it refutes by splitting (not without)."""
     kernel = KERNELS[game]
     rng = random.Random(rng_seed)
 
@@ -44,8 +48,12 @@ def _checked(game, variant, ranks, *, slack=0, max_cases=MAX_CASES, want, last_s
         plays = [m for m in moves if m & 3 == gd.KIND_PLAY]
         return rng.choice(plays if plays and rng.random() < 0.8 else moves)
 
+    def fires(st):
+        return not split_only or not redeal_dead(st, slack, max_cases, 0)
+
     return first_dead_states_are_lost(gd, walks(), choose, solve_state, want=want, max_states=400_000,
-                                      view=gd.checker_view, dead=lambda st: bool(redeal_dead(st, slack, max_cases)))
+                                      view=gd.checker_view, fires=fires,
+                                      dead=lambda st: bool(redeal_dead(st, slack, max_cases, SPLIT_BUDGET, mutant)))
 
 
 @pytest.mark.parametrize("game,variant,ranks,max_cases", [
@@ -59,6 +67,26 @@ def _checked(game, variant, ranks, *, slack=0, max_cases=MAX_CASES, want, last_s
 def test_only_lost_states_are_called_dead(game, variant, ranks, max_cases):
     """Every state the test calls dead is lost."""
     assert _checked(game, variant, ranks, max_cases=max_cases, want=6) >= 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,ranks,want", [("grand-duchess", 5, 3), ("parisienne", 6, 2)])
+def test_states_only_the_split_refutes_are_lost(game, ranks, want):
+    """The states that redeal_dead refutes only by splitting on the cards phase A may
+    take (step 5: not without it) are lost too (few on these small deals: 3 and 2 in
+    the first 2,000 walks)."""
+    assert _checked(game, {"redeals": 1}, ranks, want=want, last_seed=2000, split_only=True) >= want
+
+
+@pytest.mark.parametrize("variant,ranks,mutant", [
+    ({"redeals": 2}, 6, 1),  # the "stays" branch never tried: caught at once
+    pytest.param({"redeals": 1}, 5, 2, marks=pytest.mark.slow),  # one foundation state a leaf: walk 441
+], ids=str)
+def test_split_mutants_are_caught(variant, ranks, mutant):
+    """A split that drops a branch, or a fully split case tried in one of its
+    foundation states only, makes the test call a won state lost."""
+    with pytest.raises(AssertionError):
+        _checked("grand-duchess", variant, ranks, mutant=mutant, want=60, last_seed=2000)
 
 
 def test_mutant_is_caught():

@@ -603,7 +603,7 @@ def lower_bound(st):
 # are imported here, once every name they use is defined, so that the engines below
 # compile against them.
 from .grand_duchess_dead import SUIT_TABLE, SUIT_TABLE_MAX, fixpoint_dead, suits_dead  # noqa: E402,F401
-from .grand_duchess_redeal import is_dead, redeal_dead  # noqa: E402,F401
+from .grand_duchess_redeal import dead_costly, is_dead, redeal_dead  # noqa: E402,F401
 
 
 @njit(cache=True)

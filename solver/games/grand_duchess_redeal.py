@@ -14,12 +14,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .grand_duchess import (DN0, INF, LEFT, LEFT_OUT, MAXRED, NPILES, NR, RFIRST, ROUND, S_C, S_E, S_LEN, S_RC, S_TD,
-                            S_TU, SEQ, SN, SP, TRANSFER, UP0)
+from .grand_duchess import (DN0, H0, INF, K0, LEFT, LEFT_OUT, MAXRED, NPILES, NR, NRES, RESLEFT, RFIRST, ROUND, S_C,
+                            S_E, S_LEN, S_RC, S_TD, S_TU, SCAP, SEQ, SN, SP, TRANSFER, UP0, _deal_move, apply_move)
 from .grand_duchess_dead import fixpoint_times, last_round_dead, leave_time, suits_dead_core
 
 NCARDS = 104  # cards in the next stock at most
 MAX_CASES = 1 << 10  # cases (what each pile gives up) tried one by one at most
+SPLIT_BUDGET = 1 << 8  # splits on a card phase A may take (stays / goes) at most, over all cases
+LEAF_STATES = 64  # foundation states a fully split case is tried in at most
 SLOTS = 32  # slots of one pile in the last round (at most 26 cards)
 ROWS = NPILES + 2 * 13  # the suit test's rows: the last round's piles, then single free cards
 # the suit test's first memo size here: its searches over the whole last round are larger
@@ -41,6 +43,13 @@ def is_dead(st):
 
 
 @njit(cache=True)
+def dead_costly(st):
+    """Whether is_dead runs redeal_dead on the state (milliseconds; the DFS then also
+    remembers a state it did not refute: solver/search/dfs.py, dfs_dead)."""
+    return st[ROUND] == st[MAXRED] - 1 and st[SP] == st[SN] and retest_here(st[LEFT_OUT] - st[LEFT])
+
+
+@njit(cache=True)
 def retest_here(played):
     """Whether to run redeal_dead on a state ``played`` plays after its round's stock
     ran out: only at the stock-out itself (0; negative while the stock is not out,
@@ -57,7 +66,7 @@ def retest_here(played):
 
 
 @njit(cache=True)
-def redeal_dead(st, slack=0, max_cases=MAX_CASES):
+def redeal_dead(st, slack=0, max_cases=MAX_CASES, budget=SPLIT_BUDGET, mutant=0):
     """True only if the state is lost.  For a state of the round before the last (one
     redeal left) whose stock is out, without transfers, with the reserve dealt after
     the piles.
@@ -90,8 +99,23 @@ def redeal_dead(st, slack=0, max_cases=MAX_CASES):
     cards that are alone in a surely filled slot as they lie, its other cards (and
     those the case takes in phase A) free from their earliest time, and the surely
     filled slots with no candidate of the suit in its way until their times.
+    Step 5 (issue 19; ``_split_dead``): a case steps 2 to 4 do not refute is split on
+    its first card phase A may take: it stays (in Q for sure) or it goes (out of Q,
+    free from time 0 in the suit test); every line of the case is in one of the two,
+    so both refuted refute the case.  Before each try, phase A's foundation ranks are
+    recomputed from the cards it may still take (``_phase_a_reach``): a card can go
+    only onto a rank that phase A can reach with them, so one that no longer fits
+    stays for sure, and a branch whose going card cannot fit holds no line at all.
+    Fewer ranks in reach and more cards kept narrow every window.  At most ``budget``
+    splits over all cases, then the state is given up (not refuted).  A case with
+    every card decided fixes the next stock exactly: ``_leaf_dead`` tries it in the
+    last round itself.  Sampled stock-out states of redeals=1 refuted
+    (experiments/redeal_dead_reach.py, 200 a seed): Parisienne seed 1 147 without
+    step 5, 182 with 256 splits, 190 with 1,024; Grand Duchess seed 1 178, 197, 199.
     If every case is refuted, the state is lost.  ``slack`` > 0 (tests only) narrows
-    every card's window of slots by that many, which breaks the argument."""
+    every card's window of slots by that many; ``mutant`` (tests only) 1 never tries
+    the "stays" branch of a split, 2 tries a fully split case in one foundation state
+    only; each breaks the argument."""
     if st[ROUND] != st[MAXRED] - 1 or st[SP] != st[SN] or st[TRANSFER] != 0 or st[RFIRST] != 0:
         return False
     nr = st[NR]
@@ -128,13 +152,13 @@ def redeal_dead(st, slack=0, max_cases=MAX_CASES):
     cases = 1
     for p in range(NPILES):
         cases *= depth[p] + 1
+    calls = np.zeros(1, np.int64)
+    last = np.empty_like(st)  # the last round's state at a fully split case
     if cases > max_cases:
-        return _slots_dead(q_card, q_time, n, q_card[:0], tu, td, up0, dn0, nr, slack)
+        return _split_dead(st, last, q_card, q_time, n, q_card[:0], tu, td, slack, budget, calls, mutant)
     c_card = np.empty(NCARDS, np.int64)
     c_time = np.empty(NCARDS, np.int64)
     gone = np.empty(NCARDS, np.int64)  # the pile cards this case's phase A takes
-    tu2 = np.empty((4, 15), np.int64)
-    td2 = np.empty((4, 15), np.int64)
     for case in range(cases):
         x = case
         m = 0
@@ -156,9 +180,222 @@ def redeal_dead(st, slack=0, max_cases=MAX_CASES):
             c_card[m] = q_card[i]
             c_time[m] = q_time[i]
             m += 1
-        tu2[:, :] = tu
-        td2[:, :] = td
-        if not _slots_dead(c_card, c_time, m, gone[:ngone], tu2, td2, up0, dn0, nr, slack):
+        if not _split_dead(st, last, c_card, c_time, m, gone[:ngone], tu, td, slack, budget, calls, mutant):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _phase_a_reach(q_card, q_time, n, gone, up0, dn0, nr, tu2, td2):
+    """The foundation ranks phase A can reach (``tu2``, ``td2``: 0, or INF) with the
+    cards it may take: ``gone`` and Q's cards with time 0.  A card goes only onto the
+    rank before it (up) or after it (down), so ranks beyond the first missing card of
+    either chain are out of reach; a Q card that then fits neither stays for sure (its
+    time set to INF, which may cut the chains further: repeated until nothing
+    changes).  False if a card of ``gone`` fits neither: no line takes it."""
+    cnt = np.zeros((4, 15), np.int64)
+    for c in gone:
+        cnt[c // 13, c % 13 + 1] += 1
+    for i in range(n):
+        if q_time[i] < INF:
+            cnt[q_card[i] // 13, q_card[i] % 13 + 1] += 1
+    changed = True
+    while changed:
+        changed = False
+        for s in range(4):
+            for r in range(15):
+                tu2[s, r] = INF
+                td2[s, r] = INF
+            for r in range(0, up0[s] + 1):
+                tu2[s, r] = 0
+            for r in range(up0[s] + 1, nr + 1):
+                if cnt[s, r] > 0:
+                    tu2[s, r] = 0
+                else:
+                    break
+            for r in range(nr + 1 - dn0[s], nr + 2):
+                td2[s, r] = 0
+            for r in range(nr - dn0[s], 0, -1):
+                if cnt[s, r] > 0:
+                    td2[s, r] = 0
+                else:
+                    break
+        for i in range(n):
+            if q_time[i] < INF:
+                c = q_card[i]
+                s = c // 13
+                r = c % 13 + 1
+                if not ((r > up0[s] and tu2[s, r - 1] == 0) or (r <= nr - dn0[s] and td2[s, r + 1] == 0)):
+                    q_time[i] = INF
+                    cnt[s, r] -= 1
+                    changed = True
+    for c in gone:
+        s = c // 13
+        r = c % 13 + 1
+        if not ((r > up0[s] and tu2[s, r - 1] == 0) or (r <= nr - dn0[s] and td2[s, r + 1] == 0)):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _split_dead(st, last, c_card, c_time, m, gone0, tu, td, slack, budget, calls, mutant):
+    """Step 5 of redeal_dead for one case: the next stock ``c_card[:m]`` (``c_time``:
+    0 if phase A may take the card, INF if it stays), ``gone0`` the pile cards the case
+    takes.  A depth-first search over "stays" / "goes" of the cards with time 0, in
+    Q's order (the earliest shift the most slots), each node tried by _phase_a_reach
+    and _slots_dead, a node with every card decided by _leaf_dead; True if every node's
+    both branches are refuted.  ``calls[0]``
+    counts the splits of the whole state, against ``budget``."""
+    und = np.empty(m, np.int64)
+    k = 0
+    for i in range(m):
+        if c_time[i] < INF:
+            und[k] = i
+            k += 1
+    where = np.full(m, -1, np.int64)
+    for j in range(k):
+        where[und[j]] = j
+    dec = np.zeros(k + 1, np.int64)  # node at depth d: und[0..d-1] decided, 1 = goes
+    sd = np.empty(2 * k + 2, np.int64)  # the stack: depth, and the decision made last
+    sc = np.empty(2 * k + 2, np.int64)
+    sd[0] = 0
+    sc[0] = 0
+    top = 1
+    q_card = np.empty(m, np.int64)
+    q_time = np.empty(m, np.int64)
+    q_und = np.empty(m, np.int64)
+    gone = np.empty(m + gone0.shape[0], np.int64)
+    tu2 = np.empty((4, 15), np.int64)
+    td2 = np.empty((4, 15), np.int64)
+    nr = st[NR]
+    up0 = st[UP0:UP0 + 4]
+    dn0 = st[DN0:DN0 + 4]
+    while top > 0:
+        top -= 1
+        d = sd[top]
+        if d > 0:
+            dec[d - 1] = sc[top]
+            calls[0] += 1
+            if calls[0] > budget:
+                return False
+        n = 0
+        ng = 0
+        for g in gone0:
+            gone[ng] = g
+            ng += 1
+        for i in range(m):
+            j = where[i]
+            if j >= 0 and j < d and dec[j] == 1:
+                gone[ng] = c_card[i]
+                ng += 1
+                continue
+            q_card[n] = c_card[i]
+            q_time[n] = INF if j >= 0 and j < d else c_time[i]
+            q_und[n] = j
+            n += 1
+        if not _phase_a_reach(q_card, q_time, n, gone[:ng], up0, dn0, nr, tu2, td2):
+            continue
+        for s in range(4):
+            for r in range(15):
+                if tu[s, r] > tu2[s, r]:
+                    tu2[s, r] = tu[s, r]
+                if td[s, r] > td2[s, r]:
+                    td2[s, r] = td[s, r]
+        # the first card still open; those before it that propagation forced stay
+        nxt = k
+        for i in range(n):
+            j = q_und[i]
+            if j >= d and q_time[i] < INF:
+                nxt = j
+                break
+        if _slots_dead(q_card, q_time, n, gone[:ng], tu2, td2, up0, dn0, nr, slack):
+            continue
+        if nxt == k:
+            if _leaf_dead(st, last, q_card, n, gone[:ng], mutant):
+                continue
+            return False
+        for j in range(d, nxt):
+            dec[j] = 0
+        if mutant != 1:
+            sd[top] = nxt + 1
+            sc[top] = 0
+            top += 1
+        sd[top] = nxt + 1
+        sc[top] = 1
+        top += 1
+    return True
+
+
+@njit(cache=True)
+def _leaf_dead(st, last, q_card, n, gone, mutant=0):
+    """True only if no line takes exactly the cards ``gone`` in phase A (the stock-out
+    state ``st``): the next stock is then ``q_card[:n]`` exactly, and only the
+    foundations are open, as which copies went up and which down is not known.  Each
+    suit's gone cards must be exactly the ranks its up foundation gains plus those its
+    down foundation gains (one copy each, the two may overlap); every such foundation
+    state (at most LEAF_STATES, else given up) is built as the last round's state in
+    ``last``, dealt once, and must be refuted by the last round's own test
+    (last_round_dead, whose argument holds for any state of that round).  Which
+    orders of phase A could take those cards is not asked: a relaxation."""
+    nr = st[NR]
+    if n == 0 or st[LEFT] - gone.shape[0] != n:
+        return False  # nothing left (won), or not a state this was written for
+    cnt = np.zeros((4, 15), np.int64)
+    for c in gone:
+        cnt[c // 13, c % 13 + 1] += 1
+    opt_u = np.empty((4, 16 * 16), np.int64)
+    opt_d = np.empty((4, 16 * 16), np.int64)
+    nopt = np.zeros(4, np.int64)
+    states = 1
+    for s in range(4):
+        u0 = st[UP0 + s]
+        d0 = st[DN0 + s]
+        for u in range(u0, nr + 1):
+            for d in range(d0, nr + 1):
+                fits = True
+                for x in range(1, nr + 1):
+                    want = 0
+                    if u0 < x <= u:
+                        want += 1
+                    if nr - d < x <= nr - d0:
+                        want += 1
+                    if want != cnt[s, x]:
+                        fits = False
+                        break
+                if fits:
+                    opt_u[s, nopt[s]] = u
+                    opt_d[s, nopt[s]] = d
+                    nopt[s] += 1
+        if nopt[s] == 0:
+            return True  # no two foundations take exactly these cards
+        states *= nopt[s]
+    if states > LEAF_STATES:
+        return False
+    if mutant == 2:
+        states = 1  # (tests only) the first foundation state alone: breaks the argument
+    for j in range(states):
+        last[:] = st
+        x = j
+        for s in range(4):
+            i = x % nopt[s]
+            x //= nopt[s]
+            last[UP0 + s] = opt_u[s, i]
+            last[DN0 + s] = opt_d[s, i]
+        rd = st[MAXRED]
+        kb = K0 + rd * SCAP
+        for i in range(n):
+            last[kb + i] = q_card[i]
+        last[ROUND] = rd
+        last[SP] = 0
+        last[SN] = n
+        last[NRES] = 0
+        last[RESLEFT] = 0
+        for p in range(NPILES):
+            last[H0 + p] = 0
+        last[LEFT] = n
+        last[LEFT_OUT] = -1
+        apply_move(last, _deal_move(last))
+        if not last_round_dead(last):
             return False
     return True
 

@@ -13,8 +13,8 @@ from ..errors import PatienceError
 from . import grand_duchess as _gd
 from .grand_duchess import (  # noqa: F401  (the game interface, re-exported)
     AUTO_NRPA, DEAD_MEMO, MAX_MOVES, PACK_LEN, PACKS, PROFILES, REDEALS_MONOTONE, STATE_LEN, VARIANTS, apply_move,
-    astar, beam, checker_view, dfs, gen_moves, is_dead, is_won, key1, key2, lower_bound, may_return, move_text, nrpa,
-    nrpa_context, pack, rehash, root_dead, score, set_profile, undo_move, unpack,
+    astar, beam, checker_view, dead_costly, dfs, gen_moves, is_dead, is_won, key1, key2, lower_bound, may_return,
+    move_text, nrpa, nrpa_context, pack, rehash, root_dead, score, set_profile, undo_move, unpack,
 )
 
 NAME = "parisienne"

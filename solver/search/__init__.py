@@ -63,6 +63,8 @@ def specialise_engines(game_globals: dict) -> None:
         specialise(game_globals, (nrpa.nrpa_context,))
     if "root_dead" not in game_globals:  # a costlier dead-end test of the root: none
         specialise(game_globals, (dfs.root_dead,))
+    if "dead_costly" not in game_globals:  # where is_dead's test is costly: nowhere
+        specialise(game_globals, (dfs.dead_costly,))
     specialise(game_globals, dfs.TEMPLATES, dfs.HELPERS)
     specialise(game_globals, nrpa.TEMPLATES, nrpa.HELPERS)
     specialise(game_globals, astar.TEMPLATES, astar.HELPERS)

@@ -30,6 +30,12 @@ LOST = 0
 WON = 1
 UNKNOWN = 2
 RUNNING = 3
+# dfs_dead keeps "tested, not refuted" under the second key xor this (any odd constant)
+LIVE_SALT = 0x5DEECE66D2B7E151
+# a costly dead-end test (dead_costly) counts as this many nodes of a slice (not of the
+# node count): a test takes milliseconds, a node microseconds, and slices are sized
+# from the rate of the nodes before (Parisienne redeals=1 overran a 60 s clock by 38 s)
+COSTLY_NODES = 1000
 
 # ctx slots.  The templates name them DFS_*: they are compiled in the game's
 # namespace beside the A* template's own slots (specialise refuses a name clash).
@@ -64,23 +70,39 @@ def root_dead(st):
     return False
 
 
+def dead_costly(st):
+    """The default of a game's hint that is_dead(st) runs a costly test here (none):
+    dfs_dead then remembers a state it did not refute, not to test it again."""
+    return False
+
+
 def dfs_dead(st, dead, dgen):
     """is_dead(st), remembered in the table ``dead`` under number ``dgen`` (one number
     per deal; 0: nothing remembered) when the game sets DEAD_MEMO, for dead-end tests
     that cost milliseconds (Grand Duchess's round before the last): the restarts of a
     deal meet the same states again, and each would test them afresh.  Sound because
     is_dead(s) proves s lost and a state's keys fix its future (what the search's own
-    table relies on too); only verdicts "lost" are kept, so a forgotten entry costs a
-    test again, never a wrong answer."""
+    table relies on too).  A state it did not refute where the game says the test is
+    costly (``dead_costly``) is kept too, under its second key salted (LIVE_SALT; the
+    same bucket, so one table serves both), so that the next restart searches it
+    without testing it again: is_dead is deterministic, so the answer would be the
+    same.  A forgotten or colliding "not refuted" costs a test or a refutation, never
+    a wrong answer; a "lost" read wrongly would need two states to share both keys,
+    the risk the search's own table takes."""
     if not DEAD_MEMO or dgen == 0:
         return is_dead(st)
     k1 = key1(st)
     k2 = key2(st)
     if table_probe(dead, k1, k2, dgen):
         return True
+    costly = dead_costly(st)
+    if costly and table_probe(dead, k1, k2 ^ LIVE_SALT, dgen):
+        return False
     if is_dead(st):
         table_insert(dead, k1, k2, dgen)
         return True
+    if costly:
+        table_insert(dead, k1, k2 ^ LIVE_SALT, dgen)
     return False
 
 
@@ -155,6 +177,8 @@ def dfs(st, table, gen, dead, dgen, max_nodes, slice_nodes, moves, count, nxt, s
                 ctx[DFS_LENGTH] = depth + 1
                 ctx[DFS_NODES] = nodes
                 return WON
+            if dead_costly(st):
+                stop -= COSTLY_NODES  # ends the slice sooner: the clock is looked at in time
             if dfs_dead(st, dead, dgen):
                 undo_move(st, m)
             elif depth + 1 >= max_depth:
@@ -180,6 +204,7 @@ def dfs(st, table, gen, dead, dgen, max_nodes, slice_nodes, moves, count, nxt, s
 
 
 TEMPLATES = (dfs_dead, dfs_order, dfs_expand, dfs)
-HELPERS = {"table_insert": table_insert, "table_probe": table_probe, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN, "RUNNING": RUNNING,
+HELPERS = {"table_insert": table_insert, "table_probe": table_probe, "LIVE_SALT": LIVE_SALT,
+           "COSTLY_NODES": COSTLY_NODES, "LOST": LOST, "WON": WON, "UNKNOWN": UNKNOWN, "RUNNING": RUNNING,
            "DFS_DEPTH": DFS_DEPTH, "DFS_NODES": DFS_NODES, "DFS_INCOMPLETE": DFS_INCOMPLETE,
            "DFS_STARTED": DFS_STARTED, "DFS_LENGTH": DFS_LENGTH}
