@@ -91,7 +91,7 @@ def main():
     for budget in (int(b) for b in args.budgets.split(",") if b):
         t = time.perf_counter()
         n = sum(bool(redeal_dead(x.copy(), 0, MAX_CASES, budget)) for x in sample)
-        print(f"  with at most {budget} splits: {n} of {len(sample)} refuted; "
+        print(f"  with at most {budget} branches: {n} of {len(sample)} refuted; "
               f"{(time.perf_counter() - t) / len(sample) * 1000:.1f} ms a state")
     if args.exact:
         live = sum(long_way_live(x) for x in sample[:args.exact])

@@ -20,7 +20,7 @@ from .grand_duchess_dead import fixpoint_times, last_round_dead, leave_time, sui
 
 NCARDS = 104  # cards in the next stock at most
 MAX_CASES = 1 << 10  # cases (what each pile gives up) tried one by one at most
-SPLIT_BUDGET = 1 << 8  # splits on a card phase A may take (stays / goes) at most, over all cases
+SPLIT_BUDGET = 1 << 8  # branches (a card phase A may take stays / goes) tried at most, over all cases
 LEAF_STATES = 64  # foundation states a fully split case is tried in at most
 SLOTS = 32  # slots of one pile in the last round (at most 26 cards)
 ROWS = NPILES + 2 * 13  # the suit test's rows: the last round's piles, then single free cards
@@ -110,11 +110,11 @@ def redeal_dead(st, slack=0, max_cases=MAX_CASES, budget=SPLIT_BUDGET, mutant=0)
     only onto a rank that phase A can reach with them, so one that no longer fits
     stays for sure, and a branch whose going card cannot fit holds no line at all.
     Fewer ranks in reach and more cards kept narrow every window.  At most ``budget``
-    splits over all cases, then the state is given up (not refuted).  A case with
+    branches tried over all cases, then the state is given up (not refuted).  A case with
     every card decided fixes the next stock exactly: ``_leaf_dead`` tries it in the
     last round itself.  Sampled stock-out states of redeals=1 refuted
     (experiments/redeal_dead_reach.py, 200 a seed): Parisienne seed 1 147 without
-    step 5, 182 with 256 splits, 190 with 1,024; Grand Duchess seed 1 178, 197, 199.
+    step 5, 182 with 256 branches, 190 with 1,024; Grand Duchess seed 1 178, 197, 199.
     If every case is refuted, the state is lost.  ``slack`` > 0 (tests only) narrows
     every card's window of slots by that many; ``mutant`` (tests only) 1 never tries
     the "stays" branch of a split, 2 tries a fully split case in one foundation state
@@ -248,7 +248,7 @@ def _split_dead(st, last, c_card, c_time, m, gone0, tu, td, slack, budget, calls
     Q's order (the earliest shift the most slots), each node tried by _phase_a_reach
     and _slots_dead, a node with every card decided by _leaf_dead; True if every node's
     both branches are refuted.  ``calls[0]``
-    counts the splits of the whole state, against ``budget``."""
+    counts the branches tried for the whole state, against ``budget``."""
     und = np.empty(m, np.int64)
     k = 0
     for i in range(m):
