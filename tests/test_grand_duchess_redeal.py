@@ -5,8 +5,8 @@ Random walks (mostly greedy, so that they get far) through small Grand Duchess a
 Parisienne deals; the first state of the round before the last that the test calls
 dead is solved exactly by the oracle, which must find it lost.  The same check must
 catch a broken argument (``slack``: every card's window of slots narrowed; ``mutant``:
-a split that drops its "stays" branch, or a fully split case tried in one foundation
-state only).
+a split that drops its "stays" branch, a fully split case tried in one foundation
+state only, phase A's reach without the down foundations).
 """
 
 from __future__ import annotations
@@ -80,11 +80,13 @@ def test_states_only_the_split_refutes_are_lost(game, ranks, want):
 
 @pytest.mark.parametrize("variant,ranks,mutant", [
     ({"redeals": 2}, 6, 1),  # the "stays" branch never tried: caught at once
+    ({"redeals": 2}, 6, 3),  # phase A's reach with up foundations only: caught at walk 7
     pytest.param({"redeals": 1}, 5, 2, marks=pytest.mark.slow),  # one foundation state a leaf: walk 441
 ], ids=str)
 def test_split_mutants_are_caught(variant, ranks, mutant):
-    """A split that drops a branch, or a fully split case tried in one of its
-    foundation states only, makes the test call a won state lost."""
+    """A split that drops a branch, a fully split case tried in one of its
+    foundation states only, or phase A's reach that forgets the down foundations,
+    makes the test call a won state lost."""
     with pytest.raises(AssertionError):
         _checked("grand-duchess", variant, ranks, mutant=mutant, want=60, last_seed=2000)
 

@@ -118,7 +118,8 @@ def redeal_dead(st, slack=0, max_cases=MAX_CASES, budget=SPLIT_BUDGET, mutant=0)
     If every case is refuted, the state is lost.  ``slack`` > 0 (tests only) narrows
     every card's window of slots by that many; ``mutant`` (tests only) 1 never tries
     the "stays" branch of a split, 2 tries a fully split case in one foundation state
-    only; each breaks the argument."""
+    only, 3 lets phase A take a card onto its up foundation only; each breaks the
+    argument."""
     if st[ROUND] != st[MAXRED] - 1 or st[SP] != st[SN] or st[TRANSFER] != 0 or st[RFIRST] != 0:
         return False
     nr = st[NR]
@@ -189,13 +190,15 @@ def redeal_dead(st, slack=0, max_cases=MAX_CASES, budget=SPLIT_BUDGET, mutant=0)
 
 
 @njit(cache=True)
-def _phase_a_reach(q_card, q_time, n, gone, up0, dn0, nr, tu2, td2):
+def _phase_a_reach(q_card, q_time, n, gone, up0, dn0, nr, tu2, td2, mutant=0):
     """The foundation ranks phase A can reach (``tu2``, ``td2``: 0, or INF) with the
     cards it may take: ``gone`` and Q's cards with time 0.  A card goes only onto the
     rank before it (up) or after it (down), so ranks beyond the first missing card of
     either chain are out of reach; a Q card that then fits neither stays for sure (its
     time set to INF, which may cut the chains further: repeated until nothing
-    changes).  False if a card of ``gone`` fits neither: no line takes it."""
+    changes).  False if a card of ``gone`` fits neither: no line takes it.  ``mutant``
+    3 (tests only) lets a Q card fit its up foundation only, which breaks the
+    argument."""
     cnt = np.zeros((4, 15), np.int64)
     for c in gone:
         cnt[c // 13, c % 13 + 1] += 1
@@ -228,7 +231,8 @@ def _phase_a_reach(q_card, q_time, n, gone, up0, dn0, nr, tu2, td2):
                 c = q_card[i]
                 s = c // 13
                 r = c % 13 + 1
-                if not ((r > up0[s] and tu2[s, r - 1] == 0) or (r <= nr - dn0[s] and td2[s, r + 1] == 0)):
+                down = r <= nr - dn0[s] and td2[s, r + 1] == 0 and mutant != 3
+                if not ((r > up0[s] and tu2[s, r - 1] == 0) or down):
                     q_time[i] = INF
                     cnt[s, r] -= 1
                     changed = True
@@ -296,7 +300,7 @@ def _split_dead(st, last, c_card, c_time, m, gone0, tu, td, slack, budget, calls
             q_time[n] = INF if j >= 0 and j < d else c_time[i]
             q_und[n] = j
             n += 1
-        if not _phase_a_reach(q_card, q_time, n, gone[:ng], up0, dn0, nr, tu2, td2):
+        if not _phase_a_reach(q_card, q_time, n, gone[:ng], up0, dn0, nr, tu2, td2, mutant):
             continue
         for s in range(4):
             for r in range(15):
