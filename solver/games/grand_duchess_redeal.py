@@ -37,7 +37,7 @@ def is_dead(st):
     says so."""
     if st[ROUND] == st[MAXRED]:
         return last_round_dead(st)
-    if not retest_here(st[LEFT_OUT] - st[LEFT]):
+    if not dead_costly(st):
         return False
     # the splits (step 5) only with one redeal, where a loss is proved at round one's
     # stock-out; with more the search looks for wins, and each test's cost delays them
@@ -48,8 +48,11 @@ def is_dead(st):
 @njit(cache=True)
 def dead_costly(st):
     """Whether is_dead runs redeal_dead on the state (milliseconds; the DFS then also
-    remembers a state it did not refute: solver/search/dfs.py, dfs_dead)."""
-    return st[ROUND] == st[MAXRED] - 1 and st[SP] == st[SN] and retest_here(st[LEFT_OUT] - st[LEFT])
+    remembers a state it did not refute: solver/search/dfs.py, dfs_dead): the round
+    before the last, where ``retest_here`` says so, in the variants redeal_dead is
+    written for."""
+    return (st[ROUND] == st[MAXRED] - 1 and st[SP] == st[SN] and st[TRANSFER] == 0 and st[RFIRST] == 0
+            and retest_here(st[LEFT_OUT] - st[LEFT]))
 
 
 @njit(cache=True)
@@ -231,15 +234,16 @@ def _phase_a_reach(q_card, q_time, n, gone, up0, dn0, nr, tu2, td2, mutant=0):
                 c = q_card[i]
                 s = c // 13
                 r = c % 13 + 1
-                down = r <= nr - dn0[s] and td2[s, r + 1] == 0 and mutant != 3
-                if not ((r > up0[s] and tu2[s, r - 1] == 0) or down):
+                if mutant == 3:
+                    fits = r > up0[s] and tu2[s, r - 1] == 0
+                else:
+                    fits = _leave_now(tu2, td2, up0, dn0, nr, c) == 0
+                if not fits:
                     q_time[i] = INF
                     cnt[s, r] -= 1
                     changed = True
     for c in gone:
-        s = c // 13
-        r = c % 13 + 1
-        if not ((r > up0[s] and tu2[s, r - 1] == 0) or (r <= nr - dn0[s] and td2[s, r + 1] == 0)):
+        if _leave_now(tu2, td2, up0, dn0, nr, c) != 0:
             return False
     return True
 
@@ -302,6 +306,8 @@ def _split_dead(st, last, c_card, c_time, m, gone0, tu, td, slack, budget, calls
             n += 1
         if not _phase_a_reach(q_card, q_time, n, gone[:ng], up0, dn0, nr, tu2, td2, mutant):
             continue
+        # both are lower bounds on this branch's times (the stock-out's fixpoint, and
+        # the chains of the cards still free to go): the later of the two is one too
         for s in range(4):
             for r in range(15):
                 if tu[s, r] > tu2[s, r]:
@@ -543,7 +549,8 @@ def _slots_dead(q_card, q_time, n, gone, tu, td, up0, dn0, nr, slack):
 
 @njit(cache=True)
 def _leave_now(tu, td, up0, dn0, nr, c):
-    """0 if reserve card c can go to a foundation in phase A, else INF."""
+    """0 if card c can go to a foundation in phase A (given its ranks' times ``tu``,
+    ``td``: 0 or INF), else INF."""
     s = c // 13
     r = c % 13 + 1
     if r > up0[s] and tu[s, r - 1] == 0:
