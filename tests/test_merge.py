@@ -6,10 +6,11 @@ small budgets."""
 import json
 import shutil
 
+import numpy as np
 import pandas as pd
 
 from solver import batch
-from solver.batch import store
+from solver.batch import play, store
 from solver.cli import main
 
 GAME = "bakers-dozen"
@@ -138,3 +139,42 @@ def test_a_folder_of_no_known_game_is_refused(tmp_path, capsys):
     (src / store.COMMAND).write_text("{}")
     assert main(["merge", str(tmp_path / "src"), "--out", str(tmp_path / "dst")]) == 2
     assert "unknown game" in capsys.readouterr().err
+
+
+def _random_rows(rng, n):
+    """Rows of a few seeds with repeats, ties and every kind of result: what the
+    folding rule has to order."""
+    result = rng.choice(["won", "lost", "unknown"], n)
+    return store.normalise(pd.DataFrame({
+        "seed": rng.integers(1, 6, n), "game": GAME, "variant": "standard", "algorithm": "dfs",
+        "result": result, "proof": ["search" if r == "lost" else "" for r in result],
+        "stop": ["nodes" if r == "unknown" else "" for r in result], "nodes": rng.integers(1, 4, n),
+        "seconds": rng.random(n), "solution_length": -1, "max_nodes": rng.choice([100, 1000], n),
+        "max_seconds": rng.choice([60.0, 61.0], n), "tt_mb": 64.0, "code_version": rng.choice(["a", "b"], n),
+        "code_basis": "recorded", "package_version": "0"}))
+
+
+def _random_play_rows(rng, n):
+    return play.normalise_play(pd.DataFrame({
+        "seed": rng.integers(1, 6, n), "game": GAME, "variant": "standard", "strategy": "greedy",
+        "options": rng.choice(["", "x=1"], n), "rng_seed": rng.integers(0, 3, n).astype("uint64"),
+        "won": rng.random(n) < 0.5, "moves": rng.integers(1, 3, n), "decisions": 1, "stopped": False,
+        "seconds": rng.random(n), "code_version": rng.choice(["a", "b"], n), "package_version": "0"}))
+
+
+def test_folding_the_source_into_the_folded_destination_equals_folding_everything():
+    """merge_folder folds the destination once, then folds the source into that; the
+    rows must be those of one fold of all (the best row per seed, ties to the earlier
+    row, the rest superseded in the same order)."""
+    rng = np.random.default_rng(19)
+    for _ in range(200):
+        mine = [_random_rows(rng, int(rng.integers(0, 12))) for _ in range(3)]
+        src = [_random_rows(rng, int(rng.integers(0, 12))) for _ in range(2)]
+        before, before_sup, _ = store.merge(mine)
+        once = store.merge([before, before_sup] + src)[:2]
+        for got, want in zip(once, store.merge(mine + src)[:2]):
+            pd.testing.assert_frame_equal(got, want)
+        pmine = [_random_play_rows(rng, int(rng.integers(0, 12))) for _ in range(3)]
+        psrc = [_random_play_rows(rng, int(rng.integers(0, 12))) for _ in range(2)]
+        for got, want in zip(play.merge_play(list(play.merge_play(pmine)) + psrc), play.merge_play(pmine + psrc)):
+            pd.testing.assert_frame_equal(got, want)

@@ -112,13 +112,15 @@ def merge_folder(src: Path, dst: Path, is_play: bool, source: tuple, record: dic
         if is_play:
             mine = [play._read(dst / store.DEALS), play._read(dst / store.SUPERSEDED)] + [play._read(p) for p in parts]
             before, before_sup = play.merge_play(mine)
-            deals, sup = play.merge_play(mine + [s_deals, s_sup])
+            # folding the source into the folded rows gives what folding everything
+            # would (tests/test_merge.py holds merge to that), reading each row once
+            deals, sup = play.merge_play([before, before_sup, s_deals, s_sup])
             key = play._REPEAT_KEY
         else:
             mine = [store._read_if(dst / store.DEALS), store._read_if(dst / store.SUPERSEDED)] + [
                 store.read_parquet(p) for p in parts]
             before, before_sup, _ = store.merge(mine)
-            deals, sup, _ = store.merge(mine + [s_deals, s_sup])
+            deals, sup, _ = store.merge([before, before_sup, s_deals, s_sup])
             key = store.REPEAT_KEY
         had = set(before["seed"].tolist())
         new_seeds = int((~deals["seed"].isin(had)).sum())
