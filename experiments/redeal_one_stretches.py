@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from solver.batch import store
-from solver.stats import wilson
+from solver.stats import summarize, summarize_counts
 
 GAMES = ("grand-duchess", "parisienne")
 
@@ -48,9 +48,8 @@ def stretches(out: Path, game: str, min_seconds: float) -> tuple[pd.DataFrame, d
              .agg(first=("seed", "min"), last=("seed", "max"), rows=("seed", "size"), lost=("lost", "sum"),
                   median_lost_s=("lost_s", "median"), seconds=("seconds", "sum"))
              .reset_index().sort_values(["first", "last"], kind="stable"))
-    best = deals[deals["seed"] <= n]
-    counts = {r: int((best["result"] == r).sum()) for r in ("won", "lost", "unknown")}
-    return table, {"seeds": n, **counts}
+    best = summarize(deals.loc[deals["seed"] <= n, "result"])
+    return table, {"seeds": n, **{r: best[r] for r in ("won", "lost", "unknown")}}
 
 
 def markdown(game: str, table: pd.DataFrame, total: dict) -> str:
@@ -63,10 +62,10 @@ def markdown(game: str, table: pd.DataFrame, total: dict) -> str:
         lines.append(f"| {r.code_version} | {r.max_seconds:g} | {r.first}..{r.last} | {r.rows} | {share} | {med} "
                      f"| {r.seconds:,.0f} |")
     n, won, unknown = total["seeds"], total["won"], total["unknown"]
-    hi = won + unknown
-    w_hi = wilson(hi, n)[1] if n else float("nan")
+    b = summarize_counts(won, total["lost"], unknown)
     lines += ["", f"sample: {won} won, {total['lost']} lost, {unknown} unknown of {n:,}: one redeal wins "
-              f"{won / n:.1%} to {hi / n:.1%} (upper end of Wilson {w_hi:.1%})" if n else "sample: empty"]
+              f"{b['lower_bound']:.1%} to {b['upper_bound']:.1%} (upper end of Wilson {b['upper_bound_hi']:.1%})"
+              if n else "sample: empty"]
     return "\n".join(lines)
 
 
