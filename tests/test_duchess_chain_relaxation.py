@@ -1,0 +1,82 @@
+"""experiments/duchess_chain_relaxation.py, a prototype relaxation of Duchess
+`redeals=0` (issue 19): real wins of reduced deals keep its premise at every move and
+are wins of the relaxation, and a broken premise is caught."""
+
+from pathlib import Path
+
+import pytest
+
+from solver.deals import seeded_deck
+from solver.solve import solve_deal
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def relaxation(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "experiments"))
+    import duchess_chain_relaxation
+
+    return duchess_chain_relaxation
+
+
+def _wins(ranks, seeds):
+    for seed in seeds:
+        deck = [int(c) for c in seeded_deck(seed, 1, ranks=ranks)]
+        r = solve_deal("duchess", {"redeals": 0, "moves": "any"}, deck, algorithm="dfs", max_nodes=200_000,
+                       seconds=20, ranks=ranks, shorten="none")
+        if r.result == "won":
+            yield deck, r.moves
+
+
+def test_real_wins_keep_the_premise_and_win_the_relaxation(relaxation):
+    checked = 0
+    for ranks in (5, 6, 7):
+        for deck, moves in _wins(ranks, range(1, 9)):
+            assert relaxation.line_breaks_r(deck, ranks, moves) is None
+            fan = int(moves[0][1]) - 1  # "rN F CARD": the base rank of this win
+            assert relaxation.Relaxed(deck, ranks).solve_base(fan, 50_000) is not False
+            checked += 1
+    assert checked >= 20
+
+
+def test_chains_count_the_fewest_runs(relaxation):
+    parent_of = {c: relaxation.parents(c, 13) for c in range(52)}
+    # 9S 8H 7C is one run; 9D apart; 8S lies on 9D: two runs; KC alone: three
+    nine_s, eight_h, seven_c, nine_d, eight_s, king_c = 47, 33, 6, 21, 46, 12
+    assert relaxation.chains({nine_s, eight_h, seven_c}, parent_of) == 1
+    assert relaxation.chains({nine_s, eight_h, seven_c, nine_d, eight_s}, parent_of) == 2
+    assert relaxation.chains({nine_s, eight_h, seven_c, nine_d, eight_s, king_c}, parent_of) == 3
+    # a king lies on an ace of the other colour
+    ace_h = 26
+    assert relaxation.chains({ace_h, king_c}, parent_of) == 1
+
+
+def test_a_broken_premise_is_caught(relaxation, monkeypatch):
+    """Mutant: cards lie on the same colour.  The real columns then no longer split
+    into the mutant's chains, and the line check says so on some real win."""
+    real = relaxation.parents
+
+    def same_colour(c, ranks):
+        s, r = divmod(c, 13)
+        up = 1 if r + 1 == ranks else r + 2
+        return [t * 13 + up - 1 for t in range(4) if (t in relaxation.RED) == (s in relaxation.RED)]
+
+    wins = list(_wins(6, range(1, 9)))
+    monkeypatch.setattr(relaxation, "parents", same_colour)
+    assert any(relaxation.line_breaks_r(deck, 6, moves) for deck, moves in wins)
+    monkeypatch.setattr(relaxation, "parents", real)
+    assert not any(relaxation.line_breaks_r(deck, 6, moves) for deck, moves in wins)
+
+
+def test_the_compiled_search_gives_the_plain_one_s_verdicts(relaxation):
+    """The same order of moves, so the same verdict at the same state budget: lost,
+    won and open all come up (full seed 3's first base rank is lost in R)."""
+    seen = set()
+    for ranks, seed in ((13, 3), (11, 3), (11, 1), (6, 2)):
+        rel = relaxation.Relaxed([int(c) for c in seeded_deck(seed, 1, ranks=ranks)], ranks)
+        for f in range(4):
+            v = rel.solve_base(f, 3_000)
+            assert rel.solve_base_compiled(f, 3_000) is v
+            seen.add(v)
+    assert seen == {True, False, None}
