@@ -80,3 +80,17 @@ def test_the_compiled_search_gives_the_plain_one_s_verdicts(relaxation):
             assert rel.solve_base_compiled(f, 3_000) is v
             seen.add(v)
     assert seen == {True, False, None}
+
+
+def test_the_block_count_is_the_matching_count(relaxation):
+    """chains_by_blocks (sums of minima) against chains (augmenting paths) on random
+    sets of full and reduced packs."""
+    import random
+
+    rng = random.Random(19)
+    for ranks in (5, 8, 13):
+        pack = [s * 13 + r for s in range(4) for r in range(ranks)]
+        parent_of = {c: relaxation.parents(c, ranks) for c in pack}
+        for _ in range(500):
+            t = set(rng.sample(pack, rng.randint(0, len(pack))))
+            assert relaxation.chains_by_blocks(sum(1 << c for c in t), ranks) == relaxation.chains(t, parent_of)
