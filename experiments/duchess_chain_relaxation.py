@@ -264,8 +264,7 @@ def _safe_home(c, base, ranks, found):
     red = (c // 13 == 1) or (c // 13 == 2)
     for t in range(4):
         if (t == 1 or t == 2) != red:
-            k = t * 13 + down - 1
-            pos = (down - base) % ranks
+            pos = (down - base) % ranks  # that card's place in suit t's foundation order
             if found[t] <= pos:
                 return False
     return True
