@@ -68,8 +68,7 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 from bench import seed_range  # noqa: E402
-
-RED = (1, 2)
+from solver.cards import RED_SUITS as RED  # noqa: E402
 
 
 def parents(c, ranks):
@@ -111,37 +110,17 @@ def chains(cards_in, parent_of):
     return len(cards_in) - matched
 
 
-def chains_by_blocks(tmask, ranks):
-    """``chains`` without a matching search: a card of rank r and one colour can lie
-    only on the two cards of rank r + 1 of the other colour, and those take only the
-    two cards of rank r of the first colour, so the matching splits into blocks of at
-    most two cards a side, each matching min(children, parents)."""
-    count = [[0, 0] for _ in range(ranks + 1)]  # count[rank][red]
-    size = 0
-    for c in range(52):
-        if tmask >> c & 1:
-            count[c % 13 + 1][(c // 13) in RED] += 1
-            size += 1
-    matched = 0
-    for r in range(1, ranks + 1):
-        up = 1 if r == ranks else r + 1
-        for red in (0, 1):
-            matched += min(count[r][red], count[up][1 - red])
-    return size - matched
-
-
 class Relaxed:
     def __init__(self, deck, ranks):
+        from solver.checker.duchess import Duchess
+
+        layout = Duchess(deck, {"redeals": 0}, ranks=ranks)  # the rules' layout (and a checked deck)
         self.ranks = ranks
-        self.fans = [[], [], [], []]
-        for i, c in enumerate(deck[:12]):
-            self.fans[i % 4].append(c)
-        self.stock = list(deck[16:])
+        self.fans = [list(f) for f in layout.fans]
+        self.stock = list(layout.stock)
         self.ncards = len(deck)
         self.parent_of = {c: parents(c, ranks) for c in deck}
-        self.t0 = 0  # the four column cards start T
-        for c in deck[12:16]:
-            self.t0 |= 1 << c
+        self.t0 = sum(1 << col[0] for col in layout.columns)  # the four column cards start T
         self.cover = {}  # T (a bit mask of cards) -> fewest chains
 
     def chains(self, tmask):
@@ -239,8 +218,12 @@ class Relaxed:
 
 
 @njit(cache=True)
-def _cover(T, ranks):
-    """chains_by_blocks over an int64 mask."""
+def chains_by_blocks(T, ranks):
+    """``chains`` of the cards in the bit mask T, without a matching search: a card of
+    rank r and one colour can lie only on the two cards of rank r + 1 of the other
+    colour, and those take only the two cards of rank r of the first colour, so the
+    matching splits into blocks of at most two cards a side, each matching
+    min(children, parents)."""
     count = np.zeros((14, 2), dtype=np.int64)
     size = 0
     for c in range(52):
@@ -376,13 +359,13 @@ def solve_base_fast(stock, fans, t0, ranks, f0, max_states, table_bits):
                 n += 1
             elif (T >> c) & 1:
                 T2 = T & ~(1 << c)
-                if safe >= 0 or _cover(T2, ranks) <= 4:
+                if safe >= 0 or chains_by_blocks(T2, ranks) <= 4:
                     sk1[n], sk2[n], st_[n] = a, nb, T2
                     n += 1
         if safe < 0:
             for f in range(4):
                 c = tops[f]
-                if c >= 0 and _cover(T | (1 << c), ranks) <= 4:
+                if c >= 0 and chains_by_blocks(T | (1 << c), ranks) <= 4:
                     sk1[n], sk2[n], st_[n] = a - (1 << (42 + 2 * f)), b, T | (1 << c)
                     n += 1
             if wtop >= 0:
@@ -393,7 +376,7 @@ def solve_base_fast(stock, fans, t0, ranks, f0, max_states, table_bits):
                 for t in range(4):
                     if (t == 1 or t == 2) != red and (T >> (t * 13 + up - 1)) & 1:
                         ok = True
-                if ok and _cover(T | (1 << wtop), ranks) <= 4:
+                if ok and chains_by_blocks(T | (1 << wtop), ranks) <= 4:
                     sk1[n], sk2[n], st_[n] = a & ~(1 << wi), b, T | (1 << wtop)
                     n += 1
             if p < S:
@@ -433,8 +416,9 @@ def line_breaks_r(deck, ranks, moves):
         waste, stock = len(game.waste), len(game.stock)
         game.apply(move)
         after = {c for col in game.columns for c in col}
-        if chains(after, parent_of) > 4:
-            return f"move {i + 1} ({move}): the columns make {chains(after, parent_of)} chains"
+        n = chains(after, parent_of)
+        if n > 4:
+            return f"move {i + 1} ({move}): the columns make {n} chains"
         came = after - before
         if (len(game.waste) < waste or len(game.stock) < stock and len(game.waste) == waste) and came:
             (c,) = came
@@ -493,10 +477,6 @@ def main(argv=None) -> int:
                     print(line)
                     print(f"UNSOUND: {broke or 'R loses the base rank of a real win'}", file=sys.stderr)
                     return 1
-            if word == "lost" and r.result == "won":
-                print(line)
-                print("UNSOUND: R calls lost a deal the solver wins", file=sys.stderr)
-                return 1
         print(line, flush=True)
     print(tally)
     return 0
