@@ -25,7 +25,7 @@ SECONDS = 60.0  # time budget of a deal
 TT_MB = 64  # transposition table, megabytes
 
 STOPS = ("nodes", "time", "depth", "memory")
-PROOFS = ("dead_end", "root_dead", "search")
+PROOFS = ("dead_end", "root_dead", "relaxation", "search")
 
 
 @dataclass
@@ -40,7 +40,9 @@ class SolveResult:
     stop: str = ""
     # "" unless lost, else "dead_end" (the game's dead-end test holds for the deal as
     # dealt), "root_dead" (its costlier test of the deal as dealt does: Baker's Dozen's
-    # host count) or "search" (the searches went through every reachable state)
+    # host count), "relaxation" (a relaxed game proved some first moves lost and the
+    # searches the rest, if any: Duchess redeals=0) or "search" (the searches went
+    # through every reachable state)
     proof: str = ""
     found: int = 0  # moves (lines) of the win as the search found it, before shortening (0: not won)
     shorten_seconds: float = 0.0  # shortening the win (not in ``seconds``)
@@ -132,7 +134,8 @@ def solve_deal(game_name: str, variant: dict, deck, algorithm: str = "auto", max
         if not check.won:
             raise RuntimeError(f"solver bug: its solution does not replay: {check.error}")
     result = {LOST: "lost", WON: "won"}.get(out.status, "unknown")
-    proof = ("root_dead" if out.root_test else "dead_end" if out.dead_end else "search") if result == "lost" else ""
+    proof = ("root_dead" if out.root_test else "relaxation" if out.relaxed else "dead_end" if out.dead_end
+             else "search") if result == "lost" else ""
     found = len(_lines(game, out.raw)) if result == "won" else 0
     return SolveResult(result, moves, out.nodes, out.seconds, out.stop if result == "unknown" else "", proof,
                        found, shortening)

@@ -1,13 +1,13 @@
-"""experiments/duchess_chain_relaxation.py, a prototype relaxation of Duchess
-`redeals=0` (issue 19): real wins of reduced deals keep its premise at every move and
-are wins of the relaxation, and a broken premise is caught."""
+"""experiments/duchess_chain_relaxation.py, the plain-Python twin of Duchess
+`redeals=0`'s relaxation (solver/games/duchess_relax.py; issue 19): real wins of
+reduced deals keep its premise at every move and are wins of the relaxation, a broken
+premise is caught, and the solver's compiled search gives the plain one's verdicts."""
 
 from pathlib import Path
 
 import pytest
 
 from solver.deals import seeded_deck
-from solver.solve import solve_deal
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,24 +20,22 @@ def relaxation(monkeypatch):
     return duchess_chain_relaxation
 
 
-def _wins(ranks, seeds):
+def _wins(relaxation, ranks, seeds):
+    """(deck, fan of the first move, line) of the DFS's wins, one first move at a time."""
     for seed in seeds:
         deck = [int(c) for c in seeded_deck(seed, 1, ranks=ranks)]
-        r = solve_deal("duchess", {"redeals": 0, "moves": "any"}, deck, algorithm="dfs", max_nodes=200_000,
-                       seconds=20, ranks=ranks, shorten="none")
-        if r.result == "won":
-            yield deck, r.moves
+        for fan, moves in relaxation.real_wins(deck, ranks, 200_000, 20):
+            yield deck, fan, moves
 
 
 def test_real_wins_keep_the_premise_and_win_the_relaxation(relaxation):
     checked = 0
     for ranks in (5, 6, 7):
-        for deck, moves in _wins(ranks, range(1, 9)):
+        for deck, fan, moves in _wins(relaxation, ranks, range(1, 9)):
             assert relaxation.line_breaks_r(deck, ranks, moves) is None
-            fan = int(moves[0][1]) - 1  # "rN F CARD": the base rank of this win
             assert relaxation.Relaxed(deck, ranks).solve_base(fan, 50_000) is not False
             checked += 1
-    assert checked >= 20
+    assert checked >= 60
 
 
 def test_chains_count_the_fewest_runs(relaxation):
@@ -62,11 +60,11 @@ def test_a_broken_premise_is_caught(relaxation, monkeypatch):
         up = 1 if r + 1 == ranks else r + 2
         return [t * 13 + up - 1 for t in range(4) if (t in relaxation.RED) == (s in relaxation.RED)]
 
-    wins = list(_wins(6, range(1, 9)))
+    wins = list(_wins(relaxation, 6, range(1, 9)))
     monkeypatch.setattr(relaxation, "parents", same_colour)
-    assert any(relaxation.line_breaks_r(deck, 6, moves) for deck, moves in wins)
+    assert any(relaxation.line_breaks_r(deck, 6, moves) for deck, _, moves in wins)
     monkeypatch.setattr(relaxation, "parents", real)
-    assert not any(relaxation.line_breaks_r(deck, 6, moves) for deck, moves in wins)
+    assert not any(relaxation.line_breaks_r(deck, 6, moves) for deck, _, moves in wins)
 
 
 def test_the_compiled_search_gives_the_plain_one_s_verdicts(relaxation):

@@ -13,7 +13,8 @@ from .paths import DEFAULT_OUT, game_title, report_folder
 
 # a lost row's proof -> its words, in the report's order ("unrecorded": rows older than the column)
 PROOFS = {"search": "search", "dead_end": "dead-end test at the root",
-          "root_dead": "root test (Baker's Dozen: the host count)", "unrecorded": "proof unrecorded"}
+          "root_dead": "root test (Baker's Dozen: the host count)",
+          "relaxation": "relaxation (Duchess: a bag for a tableau)", "unrecorded": "proof unrecorded"}
 
 
 class Variant(tuple):

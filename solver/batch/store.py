@@ -64,7 +64,7 @@ SCHEMA = pa.schema([
     ("variant", _STR),
     ("algorithm", _STR),
     ("result", _STR),  # won | lost | unknown
-    ("proof", _STR),  # lost: search | dead_end | root_dead (| unrecorded); else ""
+    ("proof", _STR),  # lost: search | dead_end | root_dead | relaxation (| unrecorded); else ""
     ("stop", _STR),  # unknown: nodes | time | depth | memory (| unrecorded); else ""
     ("nodes", pa.int64()),
     ("seconds", pa.float32()),

@@ -783,3 +783,7 @@ def unpack(row, st):
 
 
 specialise_engines(globals())  # the engines compiled against these kernels: dfs() and astar()
+
+# The relaxation run on each first move of a `redeals=0` deal before the search
+# (solver.search.portfolio.relaxed_first_moves), imported once the names it uses exist.
+from . import duchess_relax as relaxation  # noqa: E402

@@ -273,6 +273,7 @@ class Workspace:
         self.beam: BeamWork | None = None
         self.beam_game = None
         self.nrpa: NrpaWork | None = None
+        self.relax = None  # a game's relaxation's arrays (Duchess redeals=0: games/duchess_relax.py)
         # the dead-end memo of games that set DEAD_MEMO (dfs.dfs_dead), one number a deal
         self.dead = new_table(0)  # a placeholder until a game with the memo comes
         self.dead_full = False
@@ -308,7 +309,9 @@ class Workspace:
         uses_nrpa = algorithm == "nrpa" or (algorithm == "auto" and getattr(game, "AUTO_NRPA", False))
         need_nrpa = uses_nrpa and (self.nrpa is None or self.nrpa.moves.size < game.MAX_MOVES)
         need_memo = algorithm in ("dfs", "auto") and getattr(game, "DEAD_MEMO", False) and not self.dead_full
-        return need_table, (store_nodes if need_store else 0), need_dfs, need_nrpa, need_memo
+        relax = getattr(game, "relaxation", None)  # counted for every variant: it may apply
+        need_relax = relax is not None and (self.relax is None or self.relax.capacity < min(max_nodes, relax.MAX_STATES))
+        return need_table, (store_nodes if need_store else 0), need_dfs, need_nrpa, need_memo, need_relax
 
     @staticmethod
     def nrpa_bytes(game) -> int:
@@ -317,16 +320,18 @@ class Workspace:
 
     def check(self, game, algorithm: str, max_nodes: int, tt_mb: float, copies: int = 1) -> tuple:
         """PatienceError unless what ``prepare`` would allocate fits (see solver.memory)."""
-        need_table, store_nodes, need_dfs, need_nrpa, need_memo = self.needs(game, algorithm, max_nodes, tt_mb)
+        need_table, store_nodes, need_dfs, need_nrpa, need_memo, need_relax = self.needs(game, algorithm, max_nodes,
+                                                                                        tt_mb)
         dfs_bytes = MAX_DEPTH * (game.MAX_MOVES + 4) * 8 if need_dfs else 0
         dfs_bytes += self.nrpa_bytes(game) if need_nrpa else 0
         dfs_bytes += DEAD_MEMO_BYTES if need_memo else 0
+        dfs_bytes += game.relaxation.work_bytes(max_nodes) if need_relax else 0
         table_held = memory.table_bytes(self.tt_mb) if need_table and self.table is not None else 0
         store_held = self._store_held() if store_nodes else 0
         what = f"with --algorithm {algorithm} "
         memory.check(tt_mb if need_table else None, table_held, self.store_bytes(game), store_nodes, store_held,
                      other=dfs_bytes, what=what, copies=copies)
-        return need_table, store_nodes, need_dfs, need_nrpa, need_memo
+        return need_table, store_nodes, need_dfs, need_nrpa, need_memo, need_relax
 
     def has_store(self, game, capacity: int) -> bool:
         return self.store is not None and self.store_game == game.NAME and self.store.capacity >= capacity
@@ -376,7 +381,8 @@ class Workspace:
         memory before the clock."""
         if not any(self.needs(game, algorithm, max_nodes, tt_mb)):
             return
-        need_table, store_nodes, need_dfs, need_nrpa, need_memo = self.check(game, algorithm, max_nodes, tt_mb)
+        need_table, store_nodes, need_dfs, need_nrpa, need_memo, need_relax = self.check(game, algorithm, max_nodes,
+                                                                                         tt_mb)
         if need_table:
             self.table, self.tt_mb = None, None  # freed before the new one is made
             table = new_table(tt_mb)
@@ -393,6 +399,9 @@ class Workspace:
             self.dead = new_table(DEAD_MEMO_BYTES / (1 << 20))
             self.dead.fill(0)
             self.dead_full = True
+        if need_relax:
+            self.relax = None
+            self.relax = game.relaxation.RelaxWork(max_nodes)  # its pages mapped only where it runs
         if need_dfs:
             work = DfsWork(MAX_DEPTH, game.MAX_MOVES)
             work.moves.fill(0)  # its pages too (a few MB)
@@ -414,6 +423,8 @@ class Workspace:
         st = st0.copy()
         game.is_dead(st)  # solve_deal's dead-end tests of the root, before the clock
         game.root_dead(st)
+        if getattr(game, "relaxation", None) is not None:
+            game.relaxation.warm(st0)
         if engine == "dfs":
             w = DfsWork(2, game.MAX_MOVES)
             game.dfs(st, new_table(0), 1, new_table(0), 1, 1, SLICE, w.moves, w.count, w.nxt, w.scores, w.path, w.ctx)
@@ -650,7 +661,7 @@ class Restarts:
         return a
 
 
-def run_portfolio(ws, game, st0, max_nodes, clock, best_first):
+def run_portfolio(ws, game, st0, max_nodes, clock, best_first, lost_first=frozenset()):
     """Restarts with differently ordered searches (see the module docstring), one
     schedule per first move for a game that sets ``SPLIT_FIRST_MOVE``, run side by
     side: the one with the fewest nodes spent goes next.  For a game whose first
@@ -658,12 +669,15 @@ def run_portfolio(ws, game, st0, max_nodes, clock, best_first):
     would spend its whole budget under whichever first move its ordering tries
     first.  A win is the schedule's first move followed by its line; the deal is
     lost when every schedule's search ends without hitting its budget, each a proof
-    for its own subtree.  Returns (status, nodes, raw moves, stop)."""
+    for its own subtree; ``lost_first`` names first moves already proved lost (by the
+    game's relaxation), which get no schedule.  Returns (status, nodes, raw moves, stop)."""
     children = []  # (moves leading to the schedule's start, its schedule)
     if getattr(game, "SPLIT_FIRST_MOVE", False) and not game.is_won(st0):
         moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
         # gen_moves prunes only moves a win can do without: none at all means lost
         for i in range(int(game.gen_moves(st0, moves, 0))):
+            if int(moves[i]) in lost_first:
+                continue
             st = st0.copy()
             game.apply_move(st, moves[i])
             children.append(([int(moves[i])], Restarts(ws, game, st, best_first)))
@@ -702,6 +716,7 @@ class Outcome:
     stop: str  # "" when decided, else nodes | time | depth | memory
     dead_end: bool  # the game's dead-end test holds for the root state
     root_test: bool = False  # its costlier root test (``root_dead``) proved the deal lost
+    relaxed: bool = False  # lost, and the game's relaxation proved some first move lost (all, or the rest by search)
 
 
 def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: float,
@@ -718,17 +733,47 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
     root_lost = not dead_end and bool(game.root_dead(st0.copy()))
     dead_end = dead_end or root_lost
     clock = Clock(seconds)
-    if root_lost:
+    lost_first, relax_states, relax_all = frozenset(), 0, False
+    relax = getattr(game, "relaxation", None)
+    if relax is not None and not dead_end and relax.applies(st0):
+        # only a proof of every first move is of use to the searches that do not split them
+        lost_first, relax_all, relax_states = relaxed_first_moves(ws, game, st0, max_nodes, clock,
+                                                                  every=algorithm in ("dfs", "auto"))
+    if root_lost or relax_all:
         status, nodes, raw, stop = LOST, 0, [], ""
     elif algorithm == "astar":
         a = best_first_attempt(ws, game, st0.copy(), max_nodes, clock, greedy=0)
         status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
     elif algorithm == "nrpa":
-        # the root's dead-end test, run above, is the one proof open to it
+        # the root's dead-end tests (and a relaxation's), run above, are the proofs open to it
         a = (Attempt(LOST, 0, []) if dead_end
              else nrpa_attempt(ws, game, st0.copy(), max_nodes, clock, seed=nrpa_stream(max_nodes)))
         status, nodes, raw, stop = a.status, a.nodes, a.raw, a.stop
     else:
-        status, nodes, raw, stop = run_portfolio(ws, game, st0, max_nodes, clock, best_first=algorithm == "auto")
+        status, nodes, raw, stop = run_portfolio(ws, game, st0, max_nodes, clock, best_first=algorithm == "auto",
+                                                 lost_first=lost_first)
     elapsed = clock.elapsed()
-    return Outcome(status, int(nodes), raw, elapsed, stop if status == UNKNOWN else "", dead_end, root_lost)
+    return Outcome(status, int(nodes) + relax_states, raw, elapsed, stop if status == UNKNOWN else "", dead_end,
+                   root_lost, status == LOST and bool(lost_first))
+
+
+def relaxed_first_moves(ws, game, st0, max_nodes, clock, every: bool):
+    """The game's relaxation (``game.relaxation``: Duchess redeals=0's, in
+    solver/games/duchess_relax.py) run on each first move of ``st0``, at most
+    ``max_nodes`` states each, on ``clock``: (the first moves it proved lost, whether
+    that is all of them, the states it spent).  Unless ``every``, it stops at the
+    first move it cannot prove lost."""
+    relax = game.relaxation
+    moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
+    n = int(game.gen_moves(st0, moves, 0))
+    lost, states = set(), 0
+    for i in range(n):
+        st = st0.copy()
+        game.apply_move(st, moves[i])
+        verdict = relax.search(ws.relax, st, max_nodes, clock)
+        states += int(ws.relax.ctx[relax.STATES])
+        if verdict == relax.LOST:
+            lost.add(int(moves[i]))
+        elif not every:
+            break
+    return frozenset(lost), len(lost) == n, states
