@@ -93,12 +93,13 @@ class Relaxed:
         self.t0 = sum(1 << col[0] for col in layout.columns)  # the four column cards start T
         self.cover = {}  # T (a bit mask of cards) -> fewest chains
 
-    def chains(self, tmask):
-        """Fewest chains of the cards in the bit mask tmask (see ``chains_by_blocks``)."""
-        n = self.cover.get(tmask)
+    def chains(self, tmask, top=-1):
+        """Fewest chains of the cards in the bit mask tmask, with nothing on card ``top``
+        (see ``chains_by_blocks``)."""
+        n = self.cover.get((tmask, top))
         if n is None:
-            n = chains_by_blocks(tmask, self.ranks)
-            self.cover[tmask] = n
+            n = chains_by_blocks(tmask, self.ranks, top)
+            self.cover[tmask, top] = n
         return n
 
     def next_card(self, base, found, s):
@@ -176,17 +177,17 @@ class Relaxed:
             for c in nexts:
                 if c < 0:
                     continue
-                if c == wtop or c in tops or (T >> c & 1 and self.chains(T & ~(1 << c)) <= 4):
+                if c == wtop or c in tops or (T >> c & 1 and self.chains(T, top=c) <= 4):
                     succ.append(home(c))
             for f in range(4):
                 c = tops[f]
-                if c >= 0 and self.chains(T | 1 << c) <= 4:
+                if c >= 0 and self.chains(T | 1 << c, top=c) <= 4:
                     nfh = list(fh)
                     nfh[f] -= 1
                     succ.append((p, waste, tuple(nfh), found, T | 1 << c))
             if wtop >= 0:
                 ok = not any(fh) or any(T >> q & 1 for q in self.parent_of[wtop])
-                if ok and self.chains(T | 1 << wtop) <= 4:
+                if ok and self.chains(T | 1 << wtop, top=wtop) <= 4:
                     succ.append((p, waste & ~(1 << (waste.bit_length() - 1)), fh, found, T | 1 << wtop))
             if p < S:
                 succ.append((p + 1, waste | (1 << p), fh, found, T))
@@ -196,10 +197,10 @@ class Relaxed:
 
 def line_breaks_r(deck, ranks, moves):
     """Replay a real line (move texts) in the checker and test the premise of the
-    argument at every step: the columns' cards split into at most four chains, and a
-    waste card (or the stock's top card) that goes onto the tableau has a card it
-    could lie on there already, unless the reserve is empty.  Returns None, or what
-    broke it."""
+    argument at every step: every column is one run (so the columns' cards split into
+    at most four chains, each column's top ending its own), and a waste card (or the
+    stock's top card) that goes onto the tableau has a card it could lie on there
+    already, unless the reserve is empty.  Returns None, or what broke it."""
     from solver.checker.duchess import Duchess
 
     game = Duchess(deck, {"redeals": 0}, ranks=ranks)
@@ -210,6 +211,9 @@ def line_breaks_r(deck, ranks, moves):
         waste, stock = len(game.waste), len(game.stock)
         game.apply(move)
         after = {c for col in game.columns for c in col}
+        for col in game.columns:
+            if any(up not in parent_of[c] for c, up in zip(col[1:], col)):
+                return f"move {i + 1} ({move}): a column is not one run"
         n = chains(after, parent_of)
         if n > 4:
             return f"move {i + 1} ({move}): the columns make {n} chains"

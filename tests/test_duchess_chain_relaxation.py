@@ -82,7 +82,7 @@ def test_the_compiled_search_gives_the_plain_one_s_verdicts(relaxation):
 
 def test_the_block_count_is_the_matching_count(relaxation):
     """chains_by_blocks (sums of minima) against chains (augmenting paths) on random
-    sets of full and reduced packs."""
+    sets of full and reduced packs, also with a card nothing may lie on."""
     import random
 
     rng = random.Random(19)
@@ -91,4 +91,9 @@ def test_the_block_count_is_the_matching_count(relaxation):
         parent_of = {c: relaxation.parents(c, ranks) for c in pack}
         for _ in range(500):
             t = set(rng.sample(pack, rng.randint(0, len(pack))))
-            assert relaxation.chains_by_blocks(sum(1 << c for c in t), ranks) == relaxation.chains(t, parent_of)
+            mask = sum(1 << c for c in t)
+            assert relaxation.chains_by_blocks(mask, ranks) == relaxation.chains(t, parent_of)
+            if t:  # with one card that nothing may lie on: not a parent in the matching
+                top = rng.choice(sorted(t))
+                no_top = {c: [q for q in ps if q != top] for c, ps in parent_of.items()}
+                assert relaxation.chains_by_blocks(mask, ranks, top) == relaxation.chains(t, no_top)

@@ -10,33 +10,38 @@ the base rank the first move fixed:
 
 - deal a card;
 - the waste's top card, or a fan's top card, home if it is next there;
-- a card of T home if it is next there and T stays at most four chains (wherever it
-  lies in its column: R lets it);
-- a fan's top card into T, if T stays at most four chains (in the real game it
-  goes onto a column's top card or into a space: either way four columns hold T);
-- the waste's top card into T, if T stays at most four chains and the card has a
-  card it could lie on in T or the reserve is empty (in the real game it goes onto
-  a column's top card, or into a space, which takes a waste card only once the
-  reserve is empty).
+- a card of T home if it is next there and T splits into at most four chains with
+  nothing lying on that card (R does not know which chain it ends, only that one can);
+- a fan's top card into T, if T with it splits into at most four chains with
+  nothing lying on the new card (in the real game it goes onto a column's top card
+  or into a space, and becomes a column's top either way);
+- the waste's top card into T, the same way, if also the card has a card it could
+  lie on in T or the reserve is empty (in the real game it goes onto a column's top
+  card, or into a space, which takes a waste card only once the reserve is empty).
 
-Every move of the real game is a move of R or changes nothing R sees (moves between
-columns, whole runs or not; a stock card into a space is a deal and a waste move of
-R), and every real state's T is four columns of runs, so a real win from a state is
-a win of R from it: a first move whose R is lost is lost, and a deal whose first
-moves all are is lost.
+Every real column is one run: a card goes onto a column only to continue it, and a
+space takes only a single card (RULES.md), so a real state's four columns are at
+most four chains of T, each column's top card the end of its own.  A card leaves a
+column for home only from the top, and a card that comes to the tableau becomes a
+column's top.  So every move of the real game is a move of R or changes nothing R
+sees (moves between columns, whole runs or not; a stock card into a space is a deal
+and a waste move of R), and a real win from a state is a win of R from it: a first
+move whose R is lost is lost, and a deal whose first moves all are is lost.
 
 The fewest chains T splits into is |T| minus a largest matching of cards to a card
 they could lie on.  A card of rank r and one colour lies only on the two cards of
 rank r + 1 of the other colour, and those take only the two cards of rank r of the
 first colour, so the matching splits into blocks of at most two cards a side, and
 the count is |T| minus the sum of min(children, parents) over the blocks
-(``chains_by_blocks``).  A ring of cards, were one possible, would count as no
+(``chains_by_blocks``); with a card that nothing may lie on, that card does not
+count among its block's parents.  A ring of cards, were one possible, would count as no
 chain: fewer chains only allow more moves, so that stays sound.
 
 A card next for its foundation with both cards that could lie on it home is played
-at once, alone: nothing lies on it in T or ever can, so taking it home first leaves
-T no more chains (it ends its chain) and takes away no card a waste card could lie
-on; any line of R stays a line of R with that card played first.
+at once, alone: nothing lies on it in T or ever can, so it ends its chain in every
+split of T, and without it each split keeps its count and its chains' ends (the
+conditions of the moves above hold as before); nor is it a card a waste card could
+lie on (those are home).  Any line of R stays a line of R with that card played first.
 
 R's state is the cards dealt, the waste (which dealt cards are still there), the fan
 heights and the foundations; T follows from them.  It is searched depth-first, every
@@ -54,7 +59,7 @@ from numba import njit
 
 from .duchess import BASE, CAP, COL0, F0, FAN0, FAN_CARDS, FH0, H0, MAXRED, NCOLS, NFANS, NR, ROUND, TAL0, TK, TN, WN, WST0
 
-MAX_STATES = 1 << 25  # per first move at most: a table of 2^26 slots, 512 MiB
+MAX_STATES = 1 << 26  # per first move at most: a table of 2^27 slots, 1 GiB
 MAX_DEPTH = 4 * 52 + 8  # R's moves in a line: deals, home moves, cards into T, at most 4 a card
 SUCC = 16  # successors of one state at most: 4 home + 4 fans + waste + deal
 # ctx
@@ -192,8 +197,10 @@ def _insert(table, key):
 
 
 @njit(cache=True)
-def chains_by_blocks(t, ranks):
-    """Fewest chains of the cards in the bit mask t (see the module docstring)."""
+def chains_by_blocks(t, ranks, top=-1):
+    """Fewest chains of the cards in the bit mask t (see the module docstring); with
+    ``top`` (a card of t), fewest with nothing lying on that card: it counts once
+    less among the cards of its block that others lie on."""
     count = np.zeros((13, 2), dtype=np.int64)  # [0-based rank, red]
     size = 0
     for c in range(52):
@@ -201,11 +208,14 @@ def chains_by_blocks(t, ranks):
             s = c // 13
             count[c % 13, 1 if (s == 1 or s == 2) else 0] += 1
             size += 1
+    top_rank = top % 13 if top >= 0 else -1
+    top_red = 1 if (top // 13 == 1 or top // 13 == 2) else 0
     matched = 0
     for r in range(ranks):
         up = (r + 1) % ranks
         for red in range(2):
-            matched += min(count[r, red], count[up, 1 - red])
+            parents = count[up, 1 - red] - (1 if up == top_rank and 1 - red == top_red else 0)
+            matched += min(count[r, red], parents)
     return size - matched
 
 
@@ -275,15 +285,14 @@ def expand(stock, fans, base, ranks, a, b, t, out, columns):
             out[n, 0], out[n, 1], out[n, 2] = a - (1 << (42 + 2 * fan)), nb, t
             n += 1
         elif (t >> c) & 1:
-            t2 = t & ~(1 << c)
-            if safe >= 0 or chains_by_blocks(t2, ranks) <= columns:
-                out[n, 0], out[n, 1], out[n, 2] = a, nb, t2
+            if safe >= 0 or chains_by_blocks(t, ranks, c) <= columns:  # c on top of its chain
+                out[n, 0], out[n, 1], out[n, 2] = a, nb, t & ~(1 << c)
                 n += 1
     if safe >= 0:
         return n
     for f in range(4):
         c = tops[f]
-        if c >= 0 and chains_by_blocks(t | (1 << c), ranks) <= columns:
+        if c >= 0 and chains_by_blocks(t | (1 << c), ranks, c) <= columns:
             out[n, 0], out[n, 1], out[n, 2] = a - (1 << (42 + 2 * f)), b, t | (1 << c)
             n += 1
     if wtop >= 0:
@@ -293,7 +302,7 @@ def expand(stock, fans, base, ranks, a, b, t, out, columns):
         for s in range(4):
             if (s == 1 or s == 2) != red and (t >> (s * 13 + up)) & 1:
                 ok = True
-        if ok and chains_by_blocks(t | (1 << wtop), ranks) <= columns:
+        if ok and chains_by_blocks(t | (1 << wtop), ranks, wtop) <= columns:
             out[n, 0], out[n, 1], out[n, 2] = a & ~(1 << wi), b, t | (1 << wtop)
             n += 1
     if p < stock.shape[0]:
