@@ -57,7 +57,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .duchess import BASE, CAP, COL0, F0, FAN0, FAN_CARDS, FH0, H0, MAXRED, NCOLS, NFANS, NR, ROUND, TAL0, TK, TN, WN, WST0
+from .duchess import (BASE, CAP, COL0, F0, FAN0, FAN_CARDS, FH0, H0, MAXRED, NCOLS, NFANS, NR, ROUND, TAL0, TK, TN,
+                      WN, WST0)
 
 MAX_STATES = 1 << 26  # per first move at most: a table of 2^27 slots, 1 GiB
 MAX_DEPTH = 4 * 52 + 8  # R's moves in a line: deals, home moves, cards into T, at most 4 a card
@@ -100,6 +101,8 @@ def search(work: RelaxWork, st, max_states: int, clock, columns: int = NCOLS) ->
     in slices on ``clock`` (solver.search.portfolio.Clock): LOST, WON_R or OPEN (the
     state budget or the clock ran out).  ``columns`` is the chains R allows (four;
     the tests' mutant allows fewer)."""
+    if st[MAXRED] != 0 or st[ROUND] != 0 or st[BASE] < 0:
+        raise ValueError("the relaxation is of a `redeals=0` deal after its first move")
     max_states = min(max_states, work.capacity)
     table = work.table[:table_slots(max_states)]  # a power of two: its own mask
     table.fill(0)

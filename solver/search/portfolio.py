@@ -310,7 +310,8 @@ class Workspace:
         need_nrpa = uses_nrpa and (self.nrpa is None or self.nrpa.moves.size < game.MAX_MOVES)
         need_memo = algorithm in ("dfs", "auto") and getattr(game, "DEAD_MEMO", False) and not self.dead_full
         relax = getattr(game, "relaxation", None)  # counted for every variant: it may apply
-        need_relax = relax is not None and (self.relax is None or self.relax.capacity < min(max_nodes, relax.MAX_STATES))
+        need_relax = relax is not None and (self.relax is None
+                                            or self.relax.capacity < min(max_nodes, relax.MAX_STATES))
         return need_table, (store_nodes if need_store else 0), need_dfs, need_nrpa, need_memo, need_relax
 
     @staticmethod
