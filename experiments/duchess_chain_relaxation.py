@@ -7,20 +7,20 @@ as a bag: the set T of cards on no other pile, which must split into at most fou
 chains.  ``Relaxed.solve_base`` is the plain-Python search of R from one first move
 (each base rank), ``Relaxed.solve_base_compiled`` the solver's (the same order, so
 the same verdicts at the same budget).  ``line_breaks_r`` replays a real line in the
-checker and tests R's premise at every move: the columns split into at most four
-chains, and a waste card going onto the tableau has a card to lie on there unless
-the reserve is empty.  The solver runs R on every first move of a `redeals=0` deal
+checker and tests R's premise at every move: every column is one run (so the columns
+split into at most four chains, each column's top ending its own), and a waste card
+going onto the tableau has a card to lie on there unless the reserve is empty.  The solver runs R on every first move of a `redeals=0` deal
 (solver.search.portfolio.relaxed_first_moves); this script runs it alone:
 
     python experiments/duchess_chain_relaxation.py --seeds 1..100 --max-states 2000000
     python experiments/duchess_chain_relaxation.py --seeds 1..20 --max-states 20000000
     python experiments/duchess_chain_relaxation.py --ranks 7 --seeds 1..30 --check
 
-``--check`` also solves each deal with the complete DFS (2,000,000 nodes, 30 s); for
-each win it replays the line in the checker, testing the premise above at every move
-(``line_breaks_r``), and stops if R loses the win's base rank.  Memory: about 130
-bytes a state of the budget at most (the table: 512 MiB at 20,000,000), checked against
-the free memory first.
+``--check`` also searches each first move alone with the complete DFS (2,000,000
+nodes, 30 s; ``real_wins``); for each win it replays the line in the checker, testing
+the premise above at every move (``line_breaks_r``), and stops if R loses that first
+move.  Memory: R's table, 8 bytes a slot and at least two slots a state (512 MiB at
+20,000,000 states), checked against the memory available first.
 """
 
 from __future__ import annotations
@@ -254,9 +254,10 @@ def main(argv=None) -> int:
                     help="also run the complete DFS on each first move (2,000,000 nodes, 30 s)")
     args = ap.parse_args(argv)
     from solver.games.duchess_relax import MAX_STATES, work_bytes
+    from solver.memory import available_bytes
 
     need = work_bytes(args.max_states)
-    free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    free = available_bytes()
     if not 4 <= args.ranks <= 13:
         print(f"duchess_chain_relaxation.py: --ranks runs from 4 to 13, not {args.ranks}", file=sys.stderr)
         return 2

@@ -104,6 +104,7 @@ def search(work: RelaxWork, st, max_states: int, clock, columns: int = NCOLS) ->
     if st[MAXRED] != 0 or st[ROUND] != 0 or st[BASE] < 0:
         raise ValueError("the relaxation is of a `redeals=0` deal after its first move")
     max_states = min(max_states, work.capacity)
+    base, ranks = int(st[BASE]), int(st[NR])
     table = work.table[:table_slots(max_states)]  # a power of two: its own mask
     table.fill(0)
     a, b, t = start(st)
@@ -112,31 +113,26 @@ def search(work: RelaxWork, st, max_states: int, clock, columns: int = NCOLS) ->
     work.ctx[STATES] = 1
     stock = st[TAL0:TAL0 + st[TN]].copy()
     fans = st[FAN0:FAN0 + NFANS * FAN_CARDS].reshape(NFANS, FAN_CARDS).copy()
-    work.count[0] = expand(stock, fans, int(st[BASE]), int(st[NR]), a, b, t, work.succ[0], columns)
+    work.count[0] = expand(stock, fans, base, ranks, a, b, t, work.succ[0], columns)
     work.nxt[0] = 0
-    if won(b, st[NR]):
+    if won(b, ranks):
         return WON_R
     status = RUNNING
     while status == RUNNING:
         if clock.expired():
             return OPEN
-        status = clock.run("relax", lambda n: step(stock, fans, int(st[BASE]), int(st[NR]), columns, max_states,
-                                                   n, table, work.succ, work.count, work.nxt, work.ctx),
+        status = clock.run("relax", lambda n: step(stock, fans, base, ranks, columns, max_states, n, table,
+                                                   work.succ, work.count, work.nxt, work.ctx),
                            lambda: work.ctx[STATES])
     return status
 
 
-def warm(st0) -> None:
-    """Load (or compile) the kernels off the clock, on tiny arrays."""
+def warm(st0, clock) -> None:
+    """Load (or compile) the kernels off the search's clock: one state of R from any
+    Duchess state, read as a `redeals=0` one with a base rank."""
     st = st0.copy()
-    st[BASE] = 0
-    work = RelaxWork(1)
-    a, b, t = start(st)
-    _insert(work.table, _key(a, b))
-    stock = st[TAL0:TAL0 + 1].copy()
-    fans = st[FAN0:FAN0 + NFANS * FAN_CARDS].reshape(NFANS, FAN_CARDS).copy()
-    work.count[0] = expand(stock, fans, 0, int(st[NR]), a, b, t, work.succ[0], NCOLS)
-    step(stock, fans, 0, int(st[NR]), NCOLS, 1, 1, work.table, work.succ, work.count, work.nxt, work.ctx)
+    st[MAXRED] = st[ROUND] = st[BASE] = 0
+    search(RelaxWork(1), st, 1, clock)
 
 
 @njit(cache=True)

@@ -425,7 +425,7 @@ class Workspace:
         game.is_dead(st)  # solve_deal's dead-end tests of the root, before the clock
         game.root_dead(st)
         if getattr(game, "relaxation", None) is not None:
-            game.relaxation.warm(st0)
+            game.relaxation.warm(st0, Clock(float("inf")))
         if engine == "dfs":
             w = DfsWork(2, game.MAX_MOVES)
             game.dfs(st, new_table(0), 1, new_table(0), 1, 1, SLICE, w.moves, w.count, w.nxt, w.scores, w.path, w.ctx)
