@@ -16,16 +16,23 @@ going onto the tableau has a card to lie on there unless the reserve is empty.  
     python experiments/duchess_chain_relaxation.py --seeds 1..20 --max-states 20000000
     python experiments/duchess_chain_relaxation.py --ranks 7 --seeds 1..30 --check
 
+``--bases`` runs R+ instead, the solver's (R with the columns' bottom cards kept; its
+argument is in the same module), which has no plain twin:
+
+    python experiments/duchess_chain_relaxation.py --seeds 1..30 --max-states 20000000 --bases
+
 ``--check`` also searches each first move alone with the complete DFS (2,000,000
 nodes, 30 s; ``real_wins``); for each win it replays the line in the checker, testing
-the premise above at every move (``line_breaks_r``), and stops if R loses that first
-move.  Memory: R's table, 8 bytes a slot and at least two slots a state (512 MiB at
-20,000,000 states), checked against the memory available first.
+the premise above at every move (``line_breaks_r``, and with ``--bases``
+``line_breaks_bases`` too), and stops if R (R+) loses that first move.  Memory: the
+table, 16 bytes a slot and at least two slots a state (1 GiB at 20,000,000 states),
+checked against the memory available first.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -116,9 +123,10 @@ class Relaxed:
                 return False
         return True
 
-    def solve_base_compiled(self, f0, max_states):
+    def solve_base_compiled(self, f0, max_states, bases=False):
         """solve_base by the solver's compiled search (solver/games/duchess_relax.py:
-        the same order, so the same verdicts)."""
+        the same order, so the same verdicts); with ``bases``, the solver's R+ instead
+        (no plain twin: it keeps the columns' bottom cards)."""
         from solver.games import duchess, duchess_relax
         from solver.search.portfolio import Clock
 
@@ -128,7 +136,7 @@ class Relaxed:
         duchess.apply_move(st, moves[f0])  # the first moves are the fans' top cards in order
         if self.work is None or self.work.capacity < max_states:
             self.work = duchess_relax.RelaxWork(max_states)
-        v = duchess_relax.search(self.work, st, max_states, Clock(float("inf")))
+        v = duchess_relax.search(self.work, st, max_states, Clock(float("inf")), bases=bases)
         return {duchess_relax.WON_R: True, duchess_relax.LOST: False, duchess_relax.OPEN: None}[v]
 
     def solve_base(self, f0, max_states):
@@ -225,6 +233,41 @@ def line_breaks_r(deck, ranks, moves):
     return None
 
 
+def line_breaks_bases(deck, ranks, moves):
+    """The premise R+ adds (the columns' bottom cards kept), tested along a real line
+    replayed in the checker: a card becomes a column's bottom card only by coming into
+    an empty column from a fan while the reserve has cards, or from the waste or the
+    stock once it is empty (never from another column: a run never moves into a
+    space); and a bottom card stops being one only by leaving its column (home) or
+    with its whole column onto another column's top card, which it continues.
+    Returns None, or what broke it."""
+    from solver.checker.duchess import Duchess
+
+    game = Duchess(deck, {"redeals": 0}, ranks=ranks)
+    parent_of = {c: parents(c, ranks) for c in deck}
+    for i, move in enumerate(moves):
+        bottoms = {col[0] for col in game.columns if col}
+        tableau = {c for col in game.columns for c in col}
+        reserve = sum(len(f) for f in game.fans)
+        fan_tops = {f[-1] for f in game.fans if f}
+        game.apply(move)
+        new_bottoms = {col[0] for col in game.columns if col}
+        for c in new_bottoms - bottoms:
+            if c in tableau:
+                return f"move {i + 1} ({move}): {c} became a bottom card from the tableau"
+            if reserve and c not in fan_tops:
+                return f"move {i + 1} ({move}): {c} came into a space from the waste or stock with reserve cards left"
+            if not reserve and c in fan_tops:
+                return f"move {i + 1} ({move}): impossible, a fan card with the reserve empty"
+        for c in bottoms - new_bottoms:
+            col = next((col for col in game.columns if c in col), None)
+            if col is not None and col.index(c) == 0:
+                return f"move {i + 1} ({move}): {c} is still a bottom card"
+            if col is not None and col[col.index(c) - 1] not in parent_of[c]:
+                return f"move {i + 1} ({move}): {c} lies on a card it does not continue"
+    return None
+
+
 def real_wins(deck, ranks, max_nodes, seconds):
     """(fan, line as move texts) for each first move (a fan's top card home) from which
     the DFS, searching that first move alone, wins: R does not take part (the solver
@@ -250,6 +293,7 @@ def main(argv=None) -> int:
     ap.add_argument("--ranks", type=int, default=13)
     ap.add_argument("--max-states", type=int, default=200_000, help="per base rank")
     ap.add_argument("--python", action="store_true", help="the plain-Python search (slow; the compiled one's reference)")
+    ap.add_argument("--bases", action="store_true", help="R+ (the solver's: the columns' bottom cards kept), not R")
     ap.add_argument("--check", action="store_true",
                     help="also run the complete DFS on each first move (2,000,000 nodes, 30 s)")
     args = ap.parse_args(argv)
@@ -274,7 +318,10 @@ def main(argv=None) -> int:
         deck = [int(c) for c in seeded_deck(seed, 1, ranks=args.ranks)]
         rel = Relaxed(deck, args.ranks)
         t0 = time.perf_counter()
-        solve = rel.solve_base if args.python else rel.solve_base_compiled
+        if args.python and args.bases:
+            print("duchess_chain_relaxation.py: --python searches R only, not R+ (--bases)", file=sys.stderr)
+            return 2
+        solve = rel.solve_base if args.python else functools.partial(rel.solve_base_compiled, bases=args.bases)
         verdicts = []
         for f in range(4):  # one base rank won in R: the deal cannot be proved lost (--check tries all)
             verdicts.append(solve(f, args.max_states) if args.check or True not in verdicts else "skipped")
@@ -293,6 +340,7 @@ def main(argv=None) -> int:
             for f, moves in real_wins(deck, args.ranks, 2_000_000, 30):
                 won.append(f + 1)
                 broke = line_breaks_r(deck, args.ranks, moves)
+                broke = broke or (line_breaks_bases(deck, args.ranks, moves) if args.bases else None)
                 if broke or verdicts[f] is False:
                     print(line)
                     print(f"UNSOUND: {broke or f'R loses first move {f + 1}, which the DFS wins'}", file=sys.stderr)

@@ -97,3 +97,69 @@ def test_the_block_count_is_the_matching_count(relaxation):
                 top = rng.choice(sorted(t))
                 no_top = {c: [q for q in ps if q != top] for c, ps in parent_of.items()}
                 assert relaxation.chains_by_blocks(mask, ranks, top) == relaxation.chains(t, no_top)
+
+
+def test_real_wins_keep_the_bottom_cards_premise_and_win_r_plus(relaxation):
+    """R+ (the solver's: R with the columns' bottom cards kept) on the same real wins:
+    its premise holds at every move and it does not lose their first moves.  Both
+    kinds of change it relies on come up: a card into a space, and a bottom card
+    leaving (home, or its whole column onto another)."""
+    from solver.checker.duchess import Duchess
+
+    checked = came = left = 0
+    for ranks in (5, 6, 7):
+        for deck, fan, moves in _wins(relaxation, ranks, range(1, 9)):
+            assert relaxation.line_breaks_bases(deck, ranks, moves) is None
+            assert relaxation.Relaxed(deck, ranks).solve_base_compiled(fan, 50_000, bases=True) is not False
+            game = Duchess(deck, {"redeals": 0}, ranks=ranks)
+            for move in moves:
+                before = {col[0] for col in game.columns if col}
+                game.apply(move)
+                after = {col[0] for col in game.columns if col}
+                came += len(after - before)
+                left += len(before - after)
+            checked += 1
+    assert checked >= 60 and came >= 20 and left >= 20
+
+
+def test_fits_is_the_matching_with_bottom_cards_on_nothing(relaxation):
+    """duchess_relax.fits against chains (augmenting paths) with the bottom cards lying
+    on nothing: T fits B when the cards not in B all lie on others, that is when T
+    makes exactly |B| chains; also with a card nothing may lie on.  And the slack
+    (what R+'s moves are tested by) answers each move's question as fits does."""
+    import random
+
+    import numpy as np
+
+    from solver.games import duchess_relax as R
+
+    rng = random.Random(19)
+    sl = np.zeros((13, 2), dtype=np.int64)
+    valid = 0
+    for ranks in (5, 8, 13):
+        pack = [s * 13 + r for s in range(4) for r in range(ranks)]
+        parent_of = {c: relaxation.parents(c, ranks) for c in pack}
+        for _ in range(300):
+            t = set(rng.sample(pack, rng.randint(0, min(12, len(pack)))))
+            bottoms = set(rng.sample(sorted(t), min(len(t), rng.randint(0, 4))))
+            mask, bm = sum(1 << c for c in t), sum(1 << c for c in bottoms)
+            on_nothing = {c: ([] if c in bottoms else ps) for c, ps in parent_of.items()}
+            fit = R.fits(mask, bm, ranks)
+            assert fit == (relaxation.chains(t, on_nothing) == len(bottoms))
+            for top in sorted(t):
+                no_top = {c: [q for q in ps if q != top] for c, ps in on_nothing.items()}
+                assert R.fits(mask, bm, ranks, top) == (relaxation.chains(t, no_top) == len(bottoms))
+            if not fit:
+                continue
+            valid += 1
+            R.slack(mask, bm, ranks, sl)
+            for c in pack:
+                if c in t:  # home from T: nothing lies on c
+                    assert (R._slack_of(sl, c, ranks, True) >= 1) == R.fits(mask, bm, ranks, c)
+                    continue
+                # c comes in onto a card of T; or into the space a whole column leaves
+                assert (R._slack_of(sl, c, ranks, False) >= 1) == R.fits(mask | 1 << c, bm, ranks, c)
+                for x in bottoms:
+                    assert (R._slack_of(sl, x, ranks, False) >= 1) == R.fits(mask | 1 << c, (bm & ~(1 << x)) | 1 << c,
+                                                                             ranks, c)
+    assert valid >= 100

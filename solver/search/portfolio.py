@@ -734,13 +734,15 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
     root_lost = not dead_end and bool(game.root_dead(st0.copy()))
     dead_end = dead_end or root_lost
     clock = Clock(seconds)
-    lost_first, relax_states, relax_all = frozenset(), 0, False
+    lost_first, relax_states, relax_all, relax_line = frozenset(), 0, False, None
     relax = getattr(game, "relaxation", None)
     if relax is not None and not dead_end and relax.applies(st0):
         # only a proof of every first move is of use to the searches that do not split them
-        lost_first, relax_all, relax_states = relaxed_first_moves(ws, game, st0, max_nodes, clock,
-                                                                  every=algorithm in ("dfs", "auto"))
-    if root_lost or relax_all:
+        lost_first, relax_all, relax_states, relax_line = relaxed_first_moves(ws, game, st0, max_nodes, clock,
+                                                                              every=algorithm in ("dfs", "auto"))
+    if relax_line is not None:  # a real win, made from the relaxation's
+        status, nodes, raw, stop = WON, 0, relax_line, ""
+    elif root_lost or relax_all:
         status, nodes, raw, stop = LOST, 0, [], ""
     elif algorithm == "astar":
         a = best_first_attempt(ws, game, st0.copy(), max_nodes, clock, greedy=0)
@@ -762,8 +764,10 @@ def relaxed_first_moves(ws, game, st0, max_nodes, clock, every: bool):
     """The game's relaxation (``game.relaxation``: Duchess redeals=0's, in
     solver/games/duchess_relax.py) run on each first move of ``st0``, at most
     ``max_nodes`` states each, on ``clock``: (the first moves it proved lost, whether
-    that is all of them, the states it spent).  Unless ``every``, it stops at the
-    first move it cannot prove lost."""
+    that is all of them, the states it spent, a real winning line or None).  A win of
+    the relaxation that ``game.relaxation.won_line`` turns into a real line (replayed
+    in the checker there) ends it.  Unless ``every``, it stops at the first move it
+    cannot prove lost."""
     relax = game.relaxation
     moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
     n = int(game.gen_moves(st0, moves, 0))
@@ -775,6 +779,11 @@ def relaxed_first_moves(ws, game, st0, max_nodes, clock, every: bool):
         states += int(ws.relax.ctx[relax.STATES])
         if verdict == relax.LOST:
             lost.add(int(moves[i]))
-        elif not every:
+            continue
+        if verdict == relax.WON_R:
+            line = relax.won_line(ws.relax, st0, int(moves[i]))
+            if line is not None:
+                return frozenset(lost), False, states, line
+        if not every:
             break
-    return frozenset(lost), len(lost) == n, states
+    return frozenset(lost), len(lost) == n, states, None
