@@ -55,6 +55,7 @@ from __future__ import annotations
 from numba import njit
 
 from .bakers_dozen import C0, CAP, EMPTY, F0, H0, HS0, NCOLS, NRANKS
+from .common import popcount
 
 DESC0 = HS0  # per card: its descendants (a 52-bit mask)
 ANC0 = HS0 + 52  # per card: its ancestors
@@ -76,16 +77,6 @@ HOSTS_LEN = 334
 # Nodes of the searches of prefixes in one call of hosts_dead, beyond which they claim
 # nothing more (bounds its time: about 0.1 s)
 MAX_PREFIXES = 2_000_000
-
-
-@njit(cache=True, inline="always")
-def _bits(m):
-    """How many bits of m are set (m < 2**52)."""
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
 
 
 @njit(cache=True)
@@ -222,12 +213,12 @@ def _count_fails(st, c, ncols, king, f0, f1, f2, f3):
     if need_all == 0:
         return False
     for r in range(king + 1):
-        need = _bits(need_all & st[RANK0 + r])
+        need = popcount(need_all & st[RANK0 + r])
         if need == 0:
             continue
         if r == king:
             return True
-        if need > _bits(st[RANK0 + r + 1] & ~gone & ~covered):
+        if need > popcount(st[RANK0 + r + 1] & ~gone & ~covered):
             return True
     return _prefixes_fail(st, c, home, ncols, king)
 

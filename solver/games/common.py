@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from numba import njit
 
 RANDOM_ORDER = 1 << 40  # profile numbers from here on: a uniformly random move order
 
@@ -38,3 +39,13 @@ def up_down_view(st, up0: int, dn0: int, nr: int) -> dict:
 def rounds_view(st, round_slot: int, maxred: int) -> dict:
     """The round (1 for the first) and the redeals left, in the checker's terms."""
     return {"round": int(st[round_slot]) + 1, "redeals_left": int(st[maxred] - st[round_slot])}
+
+
+@njit(cache=True, inline="always")
+def popcount(m):
+    """How many bits of m are set (m >= 0, below 2**63)."""
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n

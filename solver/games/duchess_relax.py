@@ -82,6 +82,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .common import popcount
 from .duchess import (BASE, CAP, COL0, F0, FAN0, FAN_CARDS, FH0, H0, MAXRED, NCOLS, NFANS, NR, ROUND, TAL0, TK, TN,
                       WN, WST0)
 
@@ -91,6 +92,7 @@ SUCC = 32  # successors of one state at most: 4 home + 5 a fan card and 5 the wa
 # ctx
 DEPTH, STATES, STATUS = 0, 1, 2
 CTX_LEN = 3
+SCRATCH = 40  # expand's room: fan heights and tops, next cards, the slack (26)
 RUNNING, LOST, WON_R, OPEN = 0, 1, 2, 3  # status: WON_R is a win of R (no proof of anything)
 
 
@@ -114,6 +116,7 @@ class RelaxWork:
         self.count = np.zeros(MAX_DEPTH, dtype=np.int64)
         self.nxt = np.zeros(MAX_DEPTH, dtype=np.int64)
         self.ctx = np.zeros(CTX_LEN, dtype=np.int64)
+        self.scratch = np.zeros(SCRATCH, dtype=np.int64)
 
 
 def applies(st) -> bool:
@@ -141,7 +144,7 @@ def search(work: RelaxWork, st, max_states: int, clock, columns: int = NCOLS, ba
     work.ctx[STATES] = 1
     stock = st[TAL0:TAL0 + st[TN]].copy()
     fans = st[FAN0:FAN0 + NFANS * FAN_CARDS].reshape(NFANS, FAN_CARDS).copy()
-    work.count[0] = expand(stock, fans, base, ranks, a, b, t, bm, work.succ[0], columns, bases)
+    work.count[0] = expand(stock, fans, base, ranks, a, b, t, bm, work.succ[0], columns, bases, work.scratch)
     work.nxt[0] = 0
     if won(b, ranks):
         return WON_R
@@ -150,7 +153,7 @@ def search(work: RelaxWork, st, max_states: int, clock, columns: int = NCOLS, ba
         if clock.expired():
             return OPEN
         status = clock.run("relax", lambda n: step(stock, fans, base, ranks, columns, bases, max_states, n, table,
-                                                   work.succ, work.count, work.nxt, work.ctx),
+                                                   work.succ, work.count, work.nxt, work.ctx, work.scratch),
                            lambda: work.ctx[STATES])
     return status
 
@@ -316,15 +319,6 @@ def _slack_of(sl, c, ranks, below):
 
 
 @njit(cache=True)
-def _bits(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def _into_tableau(a2, b, t, bm, sl, c, ranks, columns, as_bottom, out, n):
     """R+'s successors with card c come into T (a2: the state without it where it
     was), nothing lying on it: onto a card of T (c's block needs a card to spare);
@@ -338,7 +332,7 @@ def _into_tableau(a2, b, t, bm, sl, c, ranks, columns, as_bottom, out, n):
         out[n, 0], out[n, 1], out[n, 2], out[n, 3] = a2, b, t2, bm
         n += 1
     if as_bottom:
-        if _bits(bm) < columns:
+        if popcount(bm) < columns:
             out[n, 0], out[n, 1], out[n, 2], out[n, 3] = a2, b, t2, bm | (1 << c)
             n += 1
         else:
@@ -362,15 +356,17 @@ def _safe_home(c, base, ranks, b):
 
 
 @njit(cache=True)
-def expand(stock, fans, base, ranks, a, b, t, bm, out, columns, bases):
+def expand(stock, fans, base, ranks, a, b, t, bm, out, columns, bases, scratch):
     """The successors of (a, b, t, bm) into out[:, 0..3], home moves first, the deal
     last; a safe home move alone.  R+ if ``bases`` (bm the columns' bottom cards), R
-    if not (bm 0).  Returns how many."""
+    if not (bm 0).  ``scratch``: SCRATCH int64s of room (nothing allocated here).
+    Returns how many."""
     waste = a & ((1 << 36) - 1)
     p = (a >> 36) & 63
-    fh = np.empty(4, dtype=np.int64)
-    tops = np.empty(4, dtype=np.int64)
-    nexts = np.empty(4, dtype=np.int64)
+    fh = scratch[0:4]
+    tops = scratch[4:8]
+    nexts = scratch[8:12]
+    sl = scratch[12:38].reshape((13, 2))
     any_fan = False
     for f in range(4):
         fh[f] = (a >> (42 + 2 * f)) & 3
@@ -399,7 +395,6 @@ def expand(stock, fans, base, ranks, a, b, t, bm, out, columns, bases):
         if avail and _safe_home(c, base, ranks, b):
             safe = c
             break
-    sl = np.empty((13, 2), dtype=np.int64)
     if bases:
         slack(t, bm, ranks, sl)
     n = 0
@@ -456,7 +451,7 @@ def expand(stock, fans, base, ranks, a, b, t, bm, out, columns, bases):
 
 
 @njit(cache=True)
-def step(stock, fans, base, ranks, columns, bases, max_states, slice_states, table, succ, count, nxt, ctx):
+def step(stock, fans, base, ranks, columns, bases, max_states, slice_states, table, succ, count, nxt, ctx, scratch):
     """At most ``slice_states`` new states of the depth-first search (successors in
     expand's order; each state once): RUNNING, LOST, WON_R or OPEN."""
     d = ctx[DEPTH]
@@ -478,7 +473,7 @@ def step(stock, fans, base, ranks, columns, bases, max_states, slice_states, tab
             ctx[DEPTH] = d
             return OPEN
         d += 1
-        count[d] = expand(stock, fans, base, ranks, a, b, t, bm, succ[d], columns, bases)
+        count[d] = expand(stock, fans, base, ranks, a, b, t, bm, succ[d], columns, bases, scratch)
         nxt[d] = 0
         if ctx[STATES] >= end:
             ctx[DEPTH] = d
