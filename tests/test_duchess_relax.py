@@ -171,3 +171,17 @@ def test_its_memory_is_counted_first():
     assert ws.needs(D, "dfs", 1_000, 1)[-1] and not ws.needs(get_game("grand-duchess"), "dfs", 1_000, 1)[-1]
     assert R.work_bytes(10**12) == R.work_bytes(R.MAX_STATES) < (2048 + 1) << 20  # 2^27 slots of 16 bytes
     assert R.table_slots(1_000) >= 2 * 1_000
+
+
+def test_the_experiment_decides_by_r_plus_alone(monkeypatch, capsys):
+    """experiments/duchess_relax_lines.py: 7-rank seeds 1..3 won by R+'s real lines;
+    bad input is one line and status 2."""
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "experiments"))
+    import duchess_relax_lines
+
+    assert duchess_relax_lines.main(["--ranks", "7", "--seeds", "1..3", "--max-states", "300000"]) == 0
+    assert "{'won': 3, 'lost': 0, 'open': 0}" in capsys.readouterr().out
+    assert duchess_relax_lines.main(["--max-states", "0"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
