@@ -150,6 +150,33 @@ def test_its_wins_are_real_lines():
     assert r.result == "won" and r.nodes < 1_000  # R+'s states: no search ran
 
 
+def test_its_lines_keep_moves_whole():
+    """Under `moves=whole` (only a top card or a whole column moves) R+ is still a
+    relaxation, but its lines may move a run from a column's middle: such a line is
+    refused, and every line given replays under `moves=whole` (7-rank seeds 1..10: 16
+    given, 24 refused when written)."""
+    from solver.checker import replay
+
+    work = R.RelaxWork(300_000)
+    moves = np.zeros(D.MAX_MOVES, dtype=np.int64)
+    given = refused = 0
+    for seed in range(1, 11):
+        deck = [int(c) for c in seeded_deck(seed, 1, ranks=7)]
+        st0 = D.initial_state(deck, {"redeals": 0, "moves": "whole"}, ranks=7)
+        for i in range(int(D.gen_moves(st0, moves, 0))):
+            st = st0.copy()
+            D.apply_move(st, moves[i])
+            if R.search(work, st, 300_000, FOREVER) == R.WON_R:
+                line = R.won_line(work, st0, int(moves[i]))
+                refused += line is None
+                if line is not None:
+                    given += 1
+                    check = replay("duchess", {"redeals": 0, "moves": "whole"}, deck, [D.move_text(m) for m in line],
+                                   ranks=7)
+                    assert check.won, check.error
+    assert given >= 10 and refused >= 10
+
+
 def test_the_clock_and_the_budget_stop_it():
     deck = [int(c) for c in seeded_deck(3, 1)]
     st = D.initial_state(deck, {"redeals": 0})

@@ -16,11 +16,13 @@ Each move of R+ is made by at most two real moves:
   the whole column of the bottom card x that R+ named moves onto a column top x
   continues (x's block has a card to spare).
 
-The card found is a column top unless it lies higher in the same column (a run of
-at least a whole suit's ranks, which a full pack cannot make in alternating colours
-and a reduced one seldom does); then no line is made.  Every real move is looked
-up in a real state, not assumed legal, and the line is returned only if it wins in
-the game's own kernel; the solver then replays it in the checker like any win.
+The card found is a column top unless it lies higher in the same column, a run
+wrapping past a whole suit's ranks (in alternating colours, 26 cards in a full pack,
+12 in a 12-rank one); then no line is made.  Under `moves=whole` only a top card or
+a whole column moves, so a run moved from the middle of a column makes the line
+fail there.  The line is built in the game's kernel and returned only if it wins
+there and replays in the checker under the deal's own rules (solve_deal replays
+every win again).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from .duchess import (BASE, CAP, COL0, F0, FAN0, FAN_CARDS, FH0, H0, KIND_COLUMN, KIND_DEAL, KIND_FOUNDATION, NCOLS,
-                      NR, TAL0, TK, TN, WASTE, WN, WST0, _goes_on, apply_move, is_won)
+                      NR, TAL0, TK, TN, WASTE, WHOLE, WN, WST0, _goes_on, apply_move, is_won)
 from .duchess_relax import DEPTH
 
 
@@ -152,7 +154,8 @@ def real_line(st0, first: int, path) -> list[int] | None:
         old = new
     if not is_won(st):
         return None
-    game = Duchess(deck_of(st0), {"redeals": 0}, ranks=int(st0[NR]))
+    variant = {"redeals": 0, "moves": "whole"} if st0[WHOLE] else {"redeals": 0}  # the deal's own rules
+    game = Duchess(deck_of(st0), variant, ranks=int(st0[NR]))
     try:
         for m in line:
             game.apply(move_text(m))
