@@ -148,6 +148,9 @@ def test_its_wins_are_real_lines():
     r = solve_deal("duchess", {"redeals": 0}, [int(c) for c in seeded_deck(221, 1)], algorithm="nrpa",
                    max_nodes=1_000_000, seconds=60)
     assert r.result == "won" and r.nodes < 1_000  # R+'s states: no search ran
+    r = solve_deal("duchess", {"redeals": 0}, [int(c) for c in seeded_deck(221, 1)], algorithm="astar",
+                   max_nodes=1_000, seconds=60)
+    assert r.result == "unknown"  # A* gives its own (shortest) lines only
 
 
 def test_its_lines_keep_moves_whole():

@@ -740,8 +740,8 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
         # only a proof of every first move is of use to the searches that do not split them
         lost_first, relax_all, relax_states, relax_line = relaxed_first_moves(ws, game, st0, max_nodes, clock,
                                                                               every=algorithm in ("dfs", "auto"))
-    if relax_line is not None:  # a real win, made from the relaxation's
-        status, nodes, raw, stop = WON, 0, relax_line, ""
+    if relax_line is not None and algorithm != "astar":  # a real win, made from the relaxation's
+        status, nodes, raw, stop = WON, 0, relax_line, ""  # (A*'s lines are its own: shortest)
     elif root_lost or relax_all:
         status, nodes, raw, stop = LOST, 0, [], ""
     elif algorithm == "astar":
