@@ -285,6 +285,22 @@ def real_wins(deck, ranks, max_nodes, seconds):
             yield f, [duchess.move_text(int(m)) for m in [int(moves[f])] + out.raw]
 
 
+def bad_limits(prog: str, ranks: int, max_states: int) -> str | None:
+    """The one line that says why ``--ranks``/``--max-states`` cannot run (the table is
+    checked against the memory available), or None."""
+    from solver.games.duchess_relax import MAX_STATES, work_bytes
+    from solver.memory import available_bytes
+
+    if not 4 <= ranks <= 13:
+        return f"{prog}: --ranks runs from 4 to 13, not {ranks}"
+    if not 1 <= max_states <= MAX_STATES:
+        return f"{prog}: --max-states runs from 1 to {MAX_STATES}, not {max_states}"
+    need, free = work_bytes(max_states), available_bytes()
+    if need > free:
+        return f"{prog}: --max-states {max_states} needs about {need / 1e9:.1f} GB, {free / 1e9:.1f} GB are free"
+    return None
+
+
 def main(argv=None) -> int:
     from solver.deals import seeded_deck
 
@@ -297,21 +313,9 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true",
                     help="also run the complete DFS on each first move (2,000,000 nodes, 30 s)")
     args = ap.parse_args(argv)
-    from solver.games.duchess_relax import MAX_STATES, work_bytes
-    from solver.memory import available_bytes
-
-    need = work_bytes(args.max_states)
-    free = available_bytes()
-    if not 4 <= args.ranks <= 13:
-        print(f"duchess_chain_relaxation.py: --ranks runs from 4 to 13, not {args.ranks}", file=sys.stderr)
-        return 2
-    if not 1 <= args.max_states <= MAX_STATES:
-        print(f"duchess_chain_relaxation.py: --max-states runs from 1 to {MAX_STATES}, not {args.max_states}",
-              file=sys.stderr)
-        return 2
-    if need > free:
-        print(f"duchess_chain_relaxation.py: --max-states {args.max_states} needs about {need / 1e9:.1f} GB, "
-              f"{free / 1e9:.1f} GB are free", file=sys.stderr)
+    bad = bad_limits("duchess_chain_relaxation.py", args.ranks, args.max_states)
+    if bad:
+        print(bad, file=sys.stderr)
         return 2
     tally = {"lost": 0, "won in R": 0, "open": 0}
     for seed in args.seeds:

@@ -24,13 +24,13 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from bench import seed_range  # noqa: E402
+from duchess_chain_relaxation import bad_limits  # noqa: E402
 
 
 def main(argv=None) -> int:
     from solver.deals import seeded_deck
     from solver.games import duchess
     from solver.games import duchess_relax as relax
-    from solver.memory import available_bytes
     from solver.search.portfolio import Clock
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -38,17 +38,9 @@ def main(argv=None) -> int:
     ap.add_argument("--ranks", type=int, default=13)
     ap.add_argument("--max-states", type=int, default=2_000_000, help="per first move")
     args = ap.parse_args(argv)
-    if not 4 <= args.ranks <= 13:
-        print(f"duchess_relax_lines.py: --ranks runs from 4 to 13, not {args.ranks}", file=sys.stderr)
-        return 2
-    if not 1 <= args.max_states <= relax.MAX_STATES:
-        print(f"duchess_relax_lines.py: --max-states runs from 1 to {relax.MAX_STATES}, not {args.max_states}",
-              file=sys.stderr)
-        return 2
-    need, free = relax.work_bytes(args.max_states), available_bytes()
-    if need > free:
-        print(f"duchess_relax_lines.py: --max-states {args.max_states} needs about {need / 1e9:.1f} GB, "
-              f"{free / 1e9:.1f} GB are free", file=sys.stderr)
+    bad = bad_limits("duchess_relax_lines.py", args.ranks, args.max_states)
+    if bad:
+        print(bad, file=sys.stderr)
         return 2
     work = relax.RelaxWork(args.max_states)
     forever = Clock(float("inf"))

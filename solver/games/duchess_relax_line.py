@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .duchess import (BASE, CAP, COL0, F0, FAN0, FAN_CARDS, FH0, H0, KIND_COLUMN, KIND_DEAL, KIND_FOUNDATION, NCOLS,
-                      NR, TAL0, TK, TN, WASTE, WHOLE, WN, WST0, _goes_on, apply_move, is_won)
+from .duchess import (BASE, CAP, COL0, F0, FAN0, FAN_CARDS, H0, KIND_COLUMN, KIND_DEAL, KIND_FOUNDATION, NCOLS, NR,
+                      TAL0, TK, TN, WASTE, WHOLE, _first_empty, _goes_on, _source_top, apply_move, is_won)
 from .duchess_relax import DEPTH
 
 
@@ -44,12 +44,9 @@ def won_path(work) -> list[tuple[int, int, int, int]]:
 def _where(st, c):
     """(source code, index in its column or -1) of card c on view or in a column;
     (-1, -1) elsewhere."""
-    if st[WN] > 0 and st[WST0 + st[WN] - 1] == c:
-        return WASTE, -1
-    for f in range(4):
-        h = st[FH0 + f]
-        if h > 0 and st[FAN0 + f * FAN_CARDS + h - 1] == c:
-            return NCOLS + f, -1
+    for src in range(NCOLS, WASTE + 1):  # the fans' top cards, the waste's
+        if _source_top(st, src) == c:
+            return src, -1
     for col in range(NCOLS):
         for i in range(st[H0 + col]):
             if st[COL0 + col * CAP + i] == c:
@@ -115,7 +112,7 @@ def _step(st, old, new) -> list[int] | None:
             col, i = _where(st, x)
             if col < 0 or col >= NCOLS or i != 0 or not play(_run_onto(st, col, 0)):
                 return None
-        d = next((d for d in range(NCOLS) if st[H0 + d] == 0), -1)
+        d = _first_empty(st, NCOLS)
     else:
         d = _top_for(st, c, -1)
     if d < 0:

@@ -738,10 +738,12 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
     relax = getattr(game, "relaxation", None)
     if relax is not None and not dead_end and relax.applies(st0):
         # only a proof of every first move is of use to the searches that do not split them
+        # A*'s lines are its own (shortest): no real line is made from the relaxation's wins for it
         lost_first, relax_all, relax_states, relax_line = relaxed_first_moves(ws, game, st0, max_nodes, clock,
-                                                                              every=algorithm in ("dfs", "auto"))
-    if relax_line is not None and algorithm != "astar":  # a real win, made from the relaxation's
-        status, nodes, raw, stop = WON, 0, relax_line, ""  # (A*'s lines are its own: shortest)
+                                                                              every=algorithm in ("dfs", "auto"),
+                                                                              lines=algorithm != "astar")
+    if relax_line is not None:  # a real win, made from the relaxation's
+        status, nodes, raw, stop = WON, 0, relax_line, ""
     elif root_lost or relax_all:
         status, nodes, raw, stop = LOST, 0, [], ""
     elif algorithm == "astar":
@@ -760,14 +762,14 @@ def search(game, st0, algorithm: str, max_nodes: int, seconds: float, tt_mb: flo
                    root_lost, status == LOST and bool(lost_first))
 
 
-def relaxed_first_moves(ws, game, st0, max_nodes, clock, every: bool):
+def relaxed_first_moves(ws, game, st0, max_nodes, clock, every: bool, lines: bool = True):
     """The game's relaxation (``game.relaxation``: Duchess redeals=0's, in
     solver/games/duchess_relax.py) run on each first move of ``st0``, at most
     ``max_nodes`` states each, on ``clock``: (the first moves it proved lost, whether
-    that is all of them, the states it spent, a real winning line or None).  A win of
-    the relaxation that ``game.relaxation.won_line`` turns into a real line (replayed
-    in the checker there) ends it.  Unless ``every``, it stops at the first move it
-    cannot prove lost."""
+    that is all of them, the states it spent, a real winning line or None).  With
+    ``lines``, a win of the relaxation that ``game.relaxation.won_line`` turns into a
+    real line (replayed in the checker there) ends it.  Unless ``every``, it stops at
+    the first move it cannot prove lost."""
     relax = game.relaxation
     moves = np.zeros(game.MAX_MOVES, dtype=np.int64)
     n = int(game.gen_moves(st0, moves, 0))
@@ -780,7 +782,7 @@ def relaxed_first_moves(ws, game, st0, max_nodes, clock, every: bool):
         if verdict == relax.LOST:
             lost.add(int(moves[i]))
             continue
-        if verdict == relax.WON_R:
+        if verdict == relax.WON_R and lines:
             line = relax.won_line(ws.relax, st0, int(moves[i]))
             if line is not None:
                 return frozenset(lost), False, states, line
